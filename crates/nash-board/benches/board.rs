@@ -1,0 +1,2 @@
+//! Board benchmarks.
+fn main() {}

@@ -1,0 +1,755 @@
+//! Bitboards: sets of cells and edges as fixed-width bit sets.
+//!
+//! Two widths exist. [`Bitboard`] is a single `u128` laid out with a row stride of 11, which
+//! holds every board up to 11×11 (the sizes that are solved) plus the four edges. [`WideBitboard`]
+//! uses six `u64` words with a stride of 19 for boards up to 19×19. Code above this module is
+//! generic over [`BitSet`] and monomorphized, so small boards pay nothing for large ones.
+//!
+//! Layout: a cell in column `c` and row `r` is bit `r * STRIDE + c`; the edges follow the cell
+//! area at bits `STRIDE²` (north), `+1` (south), `+2` (west) and `+3` (east).
+
+use std::fmt;
+use std::hash::Hash;
+use std::iter::FusedIterator;
+use std::ops::{
+    BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, BitXorAssign, Not, Sub, SubAssign,
+};
+use std::sync::OnceLock;
+
+use crate::cell::{Cell, Edge};
+use crate::geometry::Geometry;
+
+/// Operations shared by the bitboard widths. Everything above the board crate is generic over
+/// this trait.
+pub trait BitSet:
+    Copy
+    + Eq
+    + Ord
+    + Hash
+    + Default
+    + fmt::Debug
+    + Send
+    + Sync
+    + 'static
+    + BitAnd<Output = Self>
+    + BitOr<Output = Self>
+    + BitXor<Output = Self>
+    + Not<Output = Self>
+    + Sub<Output = Self>
+    + BitAndAssign
+    + BitOrAssign
+    + BitXorAssign
+    + SubAssign
+    + FromIterator<Cell>
+    + Extend<Cell>
+    + IntoIterator<Item = Cell, IntoIter = Cells<Self>>
+{
+    /// Cells per row in the layout; also the largest side length this width supports.
+    const STRIDE: usize;
+    /// Bit index of the north edge; the other edges follow.
+    const EDGE_BASE: usize = Self::STRIDE * Self::STRIDE;
+    /// Number of meaningful bits: the cell area and the four edges.
+    const CAPACITY: usize = Self::EDGE_BASE + 4;
+    /// The empty set.
+    const EMPTY: Self;
+    /// Every cell bit of the layout, without edges.
+    const AREA: Self;
+    /// The four edge bits.
+    const EDGES: Self;
+    /// Layout column 0.
+    const FIRST_COLUMN: Self;
+    /// Layout column `STRIDE - 1`.
+    const LAST_COLUMN: Self;
+
+    /// A `u16` per bit index (union-find parents and the like), stored inline.
+    type Table: Copy + AsRef<[u16]> + AsMut<[u16]> + fmt::Debug + Send + Sync;
+    /// A table of zeros.
+    const ZERO_TABLE: Self::Table;
+
+    /// The set holding only bit `bit`.
+    fn from_bit(bit: usize) -> Self;
+    /// Whether bit `bit` is set.
+    fn has_bit(self, bit: usize) -> bool;
+    /// The lowest set bit.
+    fn lowest_bit(self) -> Option<usize>;
+    /// The set without its lowest bit.
+    fn without_lowest(self) -> Self;
+    /// The number of elements.
+    fn len(self) -> usize;
+    /// Shift towards higher bit indices.
+    fn shl(self, n: u32) -> Self;
+    /// Shift towards lower bit indices.
+    fn shr(self, n: u32) -> Self;
+    /// Geometries built so far, one slot per `(cols, rows)`.
+    fn geometries() -> &'static [OnceLock<Geometry<Self>>];
+
+    /// The bit index of a cell or edge in this layout.
+    ///
+    /// The cell must fit the layout (`col, row < STRIDE`); this is checked in debug builds.
+    #[inline]
+    fn bit_of(cell: Cell) -> usize {
+        match cell.as_edge() {
+            Some(e) => Self::EDGE_BASE + e as usize,
+            None => {
+                debug_assert!((cell.col() as usize) < Self::STRIDE);
+                debug_assert!((cell.row() as usize) < Self::STRIDE);
+                cell.row() as usize * Self::STRIDE + cell.col() as usize
+            }
+        }
+    }
+
+    /// The cell or edge at a bit index.
+    #[inline]
+    fn cell_of(bit: usize) -> Cell {
+        if bit >= Self::EDGE_BASE {
+            Cell::edge(Edge::ALL[bit - Self::EDGE_BASE])
+        } else {
+            Cell::at((bit % Self::STRIDE) as u8, (bit / Self::STRIDE) as u8)
+        }
+    }
+
+    /// The set holding only `cell`.
+    #[inline]
+    fn single(cell: Cell) -> Self {
+        Self::from_bit(Self::bit_of(cell))
+    }
+
+    /// Whether `cell` is in the set.
+    #[inline]
+    fn contains(self, cell: Cell) -> bool {
+        self.has_bit(Self::bit_of(cell))
+    }
+
+    /// The set with `cell` added.
+    #[inline]
+    #[must_use]
+    fn with(self, cell: Cell) -> Self {
+        self | Self::single(cell)
+    }
+
+    /// The set with `cell` removed.
+    #[inline]
+    #[must_use]
+    fn without(self, cell: Cell) -> Self {
+        self - Self::single(cell)
+    }
+
+    /// Adds `cell`.
+    #[inline]
+    fn insert(&mut self, cell: Cell) {
+        *self |= Self::single(cell);
+    }
+
+    /// Removes `cell`.
+    #[inline]
+    fn remove(&mut self, cell: Cell) {
+        *self -= Self::single(cell);
+    }
+
+    /// Whether the set is empty.
+    #[inline]
+    fn is_empty(self) -> bool {
+        self == Self::EMPTY
+    }
+
+    /// Whether every element of `self` is in `other`.
+    #[inline]
+    fn is_subset(self, other: Self) -> bool {
+        (self - other).is_empty()
+    }
+
+    /// Whether the sets share an element.
+    #[inline]
+    fn intersects(self, other: Self) -> bool {
+        !(self & other).is_empty()
+    }
+
+    /// The element with the lowest bit index (cells in board order, then edges).
+    #[inline]
+    fn first(self) -> Option<Cell> {
+        self.lowest_bit().map(Self::cell_of)
+    }
+
+    /// Iterates over the elements in board order (`a1 b1 … a2 …`), then the edges.
+    #[inline]
+    fn iter(self) -> Cells<Self> {
+        Cells { bits: self }
+    }
+
+    /// The cells of the layout adjacent to or in `self` (edges ignored and not produced).
+    /// Callers intersect the result with the board's cells.
+    #[inline]
+    #[must_use]
+    fn dilate(self) -> Self {
+        let x = self & Self::AREA;
+        let s = Self::STRIDE as u32;
+        let grown = x
+            | (x.shl(1) - Self::FIRST_COLUMN)
+            | (x.shr(1) - Self::LAST_COLUMN)
+            | x.shl(s)
+            | x.shr(s)
+            | (x.shr(s - 1) - Self::FIRST_COLUMN)
+            | (x.shl(s - 1) - Self::LAST_COLUMN);
+        grown & Self::AREA
+    }
+}
+
+/// Iterator over the elements of a bitboard, lowest bit first.
+#[derive(Clone, Debug)]
+pub struct Cells<B> {
+    bits: B,
+}
+
+impl<B: BitSet> Iterator for Cells<B> {
+    type Item = Cell;
+
+    #[inline]
+    fn next(&mut self) -> Option<Cell> {
+        let bit = self.bits.lowest_bit()?;
+        self.bits = self.bits.without_lowest();
+        Some(B::cell_of(bit))
+    }
+
+    #[inline]
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let n = self.bits.len();
+        (n, Some(n))
+    }
+}
+
+impl<B: BitSet> ExactSizeIterator for Cells<B> {}
+impl<B: BitSet> FusedIterator for Cells<B> {}
+
+/// Builds a bitboard from cell names: `bitboard![a1 b2 north]`.
+///
+/// The result's width is inferred, so the macro serves every [`BitSet`].
+#[macro_export]
+macro_rules! bitboard {
+    ($($cell:ident)*) => {
+        [$(<$crate::Cell as ::std::str::FromStr>::from_str(stringify!($cell))
+            .expect("bitboard! takes cell names")),*]
+            .into_iter()
+            .collect()
+    };
+}
+
+/// Draws the rhombus spanned by the set's cells, `X` for members and `.` for the rest, with the
+/// member edges named below it.
+fn draw<B: BitSet>(bits: B, name: &str, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+    let cells = bits & B::AREA;
+    let side = cells.iter().map(|c| c.col().max(c.row()) as usize + 1).max().unwrap_or(1);
+    writeln!(f, "{name} {{")?;
+    write!(f, "   ")?;
+    for col in 0..side {
+        write!(f, " {:<2}", Cell::column_name(col as u8))?;
+    }
+    writeln!(f)?;
+    for row in 0..side {
+        write!(f, "{:>width$}{:>2} ", "", row + 1, width = row)?;
+        for col in 0..side {
+            let c = Cell::at(col as u8, row as u8);
+            write!(f, " {} ", if cells.contains(c) { 'X' } else { '.' })?;
+        }
+        writeln!(f)?;
+    }
+    let edges: Vec<&str> = (bits & B::EDGES).iter().filter_map(|c| c.as_edge()).map(Edge::name).collect();
+    if !edges.is_empty() {
+        writeln!(f, "  edges: {}", edges.join(" "))?;
+    }
+    write!(f, "}}")
+}
+
+macro_rules! common_impls {
+    ($t:ident) => {
+        impl BitAnd for $t {
+            type Output = $t;
+            #[inline]
+            fn bitand(self, rhs: $t) -> $t {
+                self.intersection(rhs)
+            }
+        }
+        impl BitOr for $t {
+            type Output = $t;
+            #[inline]
+            fn bitor(self, rhs: $t) -> $t {
+                self.union(rhs)
+            }
+        }
+        impl BitXor for $t {
+            type Output = $t;
+            #[inline]
+            fn bitxor(self, rhs: $t) -> $t {
+                self.symmetric_difference(rhs)
+            }
+        }
+        impl Sub for $t {
+            type Output = $t;
+            #[inline]
+            fn sub(self, rhs: $t) -> $t {
+                self.difference(rhs)
+            }
+        }
+        impl Not for $t {
+            type Output = $t;
+            /// The complement within the layout's meaningful bits (cells and edges).
+            #[inline]
+            fn not(self) -> $t {
+                self.complement()
+            }
+        }
+        impl BitAndAssign for $t {
+            #[inline]
+            fn bitand_assign(&mut self, rhs: $t) {
+                *self = *self & rhs;
+            }
+        }
+        impl BitOrAssign for $t {
+            #[inline]
+            fn bitor_assign(&mut self, rhs: $t) {
+                *self = *self | rhs;
+            }
+        }
+        impl BitXorAssign for $t {
+            #[inline]
+            fn bitxor_assign(&mut self, rhs: $t) {
+                *self = *self ^ rhs;
+            }
+        }
+        impl SubAssign for $t {
+            #[inline]
+            fn sub_assign(&mut self, rhs: $t) {
+                *self = *self - rhs;
+            }
+        }
+        impl FromIterator<Cell> for $t {
+            fn from_iter<I: IntoIterator<Item = Cell>>(iter: I) -> $t {
+                let mut b = $t::EMPTY;
+                b.extend(iter);
+                b
+            }
+        }
+        impl Extend<Cell> for $t {
+            fn extend<I: IntoIterator<Item = Cell>>(&mut self, iter: I) {
+                for c in iter {
+                    BitSet::insert(self, c);
+                }
+            }
+        }
+        impl IntoIterator for $t {
+            type Item = Cell;
+            type IntoIter = Cells<$t>;
+            #[inline]
+            fn into_iter(self) -> Cells<$t> {
+                Cells { bits: self }
+            }
+        }
+        impl fmt::Debug for $t {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                draw(*self, stringify!($t), f)
+            }
+        }
+    };
+}
+
+/// A set of cells and edges on boards up to 11×11, in one `u128`.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
+pub struct Bitboard(pub u128);
+
+const SMALL_STRIDE: usize = 11;
+const SMALL_MASK: u128 = (1u128 << (SMALL_STRIDE * SMALL_STRIDE + 4)) - 1;
+
+const fn small_column(col: usize) -> u128 {
+    let mut m = 0u128;
+    let mut r = 0;
+    while r < SMALL_STRIDE {
+        m |= 1u128 << (r * SMALL_STRIDE + col);
+        r += 1;
+    }
+    m
+}
+
+impl Bitboard {
+    /// The empty set.
+    pub const EMPTY: Bitboard = Bitboard(0);
+
+    /// The set holding only `cell`, which must fit an 11×11 layout.
+    #[inline]
+    pub const fn single(cell: Cell) -> Bitboard {
+        let bit = match cell.as_edge() {
+            Some(e) => SMALL_STRIDE * SMALL_STRIDE + e as usize,
+            None => cell.row() as usize * SMALL_STRIDE + cell.col() as usize,
+        };
+        Bitboard(1u128 << bit)
+    }
+
+    /// Whether `cell` is in the set.
+    #[inline]
+    pub const fn contains(self, cell: Cell) -> bool {
+        self.0 & Bitboard::single(cell).0 != 0
+    }
+
+    /// The set with `cell` added.
+    #[inline]
+    #[must_use]
+    pub const fn with(self, cell: Cell) -> Bitboard {
+        Bitboard(self.0 | Bitboard::single(cell).0)
+    }
+
+    /// The set with `cell` removed.
+    #[inline]
+    #[must_use]
+    pub const fn without(self, cell: Cell) -> Bitboard {
+        Bitboard(self.0 & !Bitboard::single(cell).0)
+    }
+
+    /// `self ∪ other`.
+    #[inline]
+    pub const fn union(self, other: Bitboard) -> Bitboard {
+        Bitboard(self.0 | other.0)
+    }
+
+    /// `self ∩ other`.
+    #[inline]
+    pub const fn intersection(self, other: Bitboard) -> Bitboard {
+        Bitboard(self.0 & other.0)
+    }
+
+    /// `self \ other`.
+    #[inline]
+    pub const fn difference(self, other: Bitboard) -> Bitboard {
+        Bitboard(self.0 & !other.0)
+    }
+
+    /// Elements in exactly one of the sets.
+    #[inline]
+    pub const fn symmetric_difference(self, other: Bitboard) -> Bitboard {
+        Bitboard(self.0 ^ other.0)
+    }
+
+    /// Every cell and edge of the layout not in `self`.
+    #[inline]
+    pub const fn complement(self) -> Bitboard {
+        Bitboard(!self.0 & SMALL_MASK)
+    }
+
+    /// The number of elements.
+    #[inline]
+    pub const fn len(self) -> usize {
+        self.0.count_ones() as usize
+    }
+
+    /// Whether the set is empty.
+    #[inline]
+    pub const fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+
+    /// Whether every element of `self` is in `other`.
+    #[inline]
+    pub const fn is_subset(self, other: Bitboard) -> bool {
+        self.0 & !other.0 == 0
+    }
+
+    /// Whether the sets share an element.
+    #[inline]
+    pub const fn intersects(self, other: Bitboard) -> bool {
+        self.0 & other.0 != 0
+    }
+}
+
+static SMALL_GEOMETRIES: [OnceLock<Geometry<Bitboard>>; SMALL_STRIDE * SMALL_STRIDE] =
+    [const { OnceLock::new() }; SMALL_STRIDE * SMALL_STRIDE];
+
+impl BitSet for Bitboard {
+    const STRIDE: usize = SMALL_STRIDE;
+    const EMPTY: Bitboard = Bitboard(0);
+    const AREA: Bitboard = Bitboard((1u128 << (SMALL_STRIDE * SMALL_STRIDE)) - 1);
+    const EDGES: Bitboard = Bitboard(0xf << (SMALL_STRIDE * SMALL_STRIDE));
+    const FIRST_COLUMN: Bitboard = Bitboard(small_column(0));
+    const LAST_COLUMN: Bitboard = Bitboard(small_column(SMALL_STRIDE - 1));
+    type Table = [u16; 128];
+    const ZERO_TABLE: [u16; 128] = [0; 128];
+
+    #[inline]
+    fn from_bit(bit: usize) -> Bitboard {
+        Bitboard(1u128 << bit)
+    }
+    #[inline]
+    fn has_bit(self, bit: usize) -> bool {
+        self.0 >> bit & 1 != 0
+    }
+    #[inline]
+    fn lowest_bit(self) -> Option<usize> {
+        if self.0 == 0 {
+            None
+        } else {
+            Some(self.0.trailing_zeros() as usize)
+        }
+    }
+    #[inline]
+    fn without_lowest(self) -> Bitboard {
+        Bitboard(self.0 & self.0.wrapping_sub(1))
+    }
+    #[inline]
+    fn len(self) -> usize {
+        self.0.count_ones() as usize
+    }
+    #[inline]
+    fn shl(self, n: u32) -> Bitboard {
+        Bitboard((self.0 << n) & SMALL_MASK)
+    }
+    #[inline]
+    fn shr(self, n: u32) -> Bitboard {
+        Bitboard(self.0 >> n)
+    }
+    fn geometries() -> &'static [OnceLock<Geometry<Bitboard>>] {
+        &SMALL_GEOMETRIES
+    }
+}
+
+common_impls!(Bitboard);
+
+const WIDE_STRIDE: usize = 19;
+const WIDE_WORDS: usize = 6;
+const WIDE_BITS: usize = WIDE_STRIDE * WIDE_STRIDE + 4;
+
+/// A set of cells and edges on boards up to 19×19, in six `u64` words.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
+pub struct WideBitboard(pub [u64; WIDE_WORDS]);
+
+const fn wide_mask_upto(n: usize) -> [u64; WIDE_WORDS] {
+    let mut w = [0u64; WIDE_WORDS];
+    let mut i = 0;
+    while i < n {
+        w[i / 64] |= 1 << (i % 64);
+        i += 1;
+    }
+    w
+}
+
+const fn wide_column(col: usize) -> [u64; WIDE_WORDS] {
+    let mut w = [0u64; WIDE_WORDS];
+    let mut r = 0;
+    while r < WIDE_STRIDE {
+        let i = r * WIDE_STRIDE + col;
+        w[i / 64] |= 1 << (i % 64);
+        r += 1;
+    }
+    w
+}
+
+const WIDE_MASK: [u64; WIDE_WORDS] = wide_mask_upto(WIDE_BITS);
+
+impl WideBitboard {
+    /// The empty set.
+    pub const EMPTY: WideBitboard = WideBitboard([0; WIDE_WORDS]);
+
+    const fn bit(cell: Cell) -> usize {
+        match cell.as_edge() {
+            Some(e) => WIDE_STRIDE * WIDE_STRIDE + e as usize,
+            None => cell.row() as usize * WIDE_STRIDE + cell.col() as usize,
+        }
+    }
+
+    /// The set holding only `cell`, which must fit a 19×19 layout.
+    #[inline]
+    pub const fn single(cell: Cell) -> WideBitboard {
+        let bit = WideBitboard::bit(cell);
+        let mut w = [0u64; WIDE_WORDS];
+        w[bit / 64] = 1 << (bit % 64);
+        WideBitboard(w)
+    }
+
+    /// Whether `cell` is in the set.
+    #[inline]
+    pub const fn contains(self, cell: Cell) -> bool {
+        let bit = WideBitboard::bit(cell);
+        self.0[bit / 64] >> (bit % 64) & 1 != 0
+    }
+
+    /// The set with `cell` added.
+    #[inline]
+    #[must_use]
+    pub const fn with(self, cell: Cell) -> WideBitboard {
+        self.union(WideBitboard::single(cell))
+    }
+
+    /// The set with `cell` removed.
+    #[inline]
+    #[must_use]
+    pub const fn without(self, cell: Cell) -> WideBitboard {
+        self.difference(WideBitboard::single(cell))
+    }
+
+    /// `self ∪ other`.
+    #[inline]
+    pub const fn union(self, other: WideBitboard) -> WideBitboard {
+        let mut w = self.0;
+        let mut i = 0;
+        while i < WIDE_WORDS {
+            w[i] |= other.0[i];
+            i += 1;
+        }
+        WideBitboard(w)
+    }
+
+    /// `self ∩ other`.
+    #[inline]
+    pub const fn intersection(self, other: WideBitboard) -> WideBitboard {
+        let mut w = self.0;
+        let mut i = 0;
+        while i < WIDE_WORDS {
+            w[i] &= other.0[i];
+            i += 1;
+        }
+        WideBitboard(w)
+    }
+
+    /// `self \ other`.
+    #[inline]
+    pub const fn difference(self, other: WideBitboard) -> WideBitboard {
+        let mut w = self.0;
+        let mut i = 0;
+        while i < WIDE_WORDS {
+            w[i] &= !other.0[i];
+            i += 1;
+        }
+        WideBitboard(w)
+    }
+
+    /// Elements in exactly one of the sets.
+    #[inline]
+    pub const fn symmetric_difference(self, other: WideBitboard) -> WideBitboard {
+        let mut w = self.0;
+        let mut i = 0;
+        while i < WIDE_WORDS {
+            w[i] ^= other.0[i];
+            i += 1;
+        }
+        WideBitboard(w)
+    }
+
+    /// Every cell and edge of the layout not in `self`.
+    #[inline]
+    pub const fn complement(self) -> WideBitboard {
+        let mut w = self.0;
+        let mut i = 0;
+        while i < WIDE_WORDS {
+            w[i] = !w[i] & WIDE_MASK[i];
+            i += 1;
+        }
+        WideBitboard(w)
+    }
+
+    /// The number of elements.
+    #[inline]
+    pub const fn len(self) -> usize {
+        let mut n = 0;
+        let mut i = 0;
+        while i < WIDE_WORDS {
+            n += self.0[i].count_ones() as usize;
+            i += 1;
+        }
+        n
+    }
+
+    /// Whether the set is empty.
+    #[inline]
+    pub const fn is_empty(self) -> bool {
+        let mut i = 0;
+        while i < WIDE_WORDS {
+            if self.0[i] != 0 {
+                return false;
+            }
+            i += 1;
+        }
+        true
+    }
+
+    /// Whether every element of `self` is in `other`.
+    #[inline]
+    pub const fn is_subset(self, other: WideBitboard) -> bool {
+        self.difference(other).is_empty()
+    }
+
+    /// Whether the sets share an element.
+    #[inline]
+    pub const fn intersects(self, other: WideBitboard) -> bool {
+        !self.intersection(other).is_empty()
+    }
+}
+
+static WIDE_GEOMETRIES: [OnceLock<Geometry<WideBitboard>>; WIDE_STRIDE * WIDE_STRIDE] =
+    [const { OnceLock::new() }; WIDE_STRIDE * WIDE_STRIDE];
+
+impl BitSet for WideBitboard {
+    const STRIDE: usize = WIDE_STRIDE;
+    const EMPTY: WideBitboard = WideBitboard([0; WIDE_WORDS]);
+    const AREA: WideBitboard = WideBitboard(wide_mask_upto(WIDE_STRIDE * WIDE_STRIDE));
+    const EDGES: WideBitboard = WideBitboard(wide_mask_upto(WIDE_BITS))
+        .difference(WideBitboard(wide_mask_upto(WIDE_STRIDE * WIDE_STRIDE)));
+    const FIRST_COLUMN: WideBitboard = WideBitboard(wide_column(0));
+    const LAST_COLUMN: WideBitboard = WideBitboard(wide_column(WIDE_STRIDE - 1));
+    type Table = [u16; WIDE_BITS];
+    const ZERO_TABLE: [u16; WIDE_BITS] = [0; WIDE_BITS];
+
+    #[inline]
+    fn from_bit(bit: usize) -> WideBitboard {
+        let mut w = [0u64; WIDE_WORDS];
+        w[bit / 64] = 1 << (bit % 64);
+        WideBitboard(w)
+    }
+    #[inline]
+    fn has_bit(self, bit: usize) -> bool {
+        self.0[bit / 64] >> (bit % 64) & 1 != 0
+    }
+    #[inline]
+    fn lowest_bit(self) -> Option<usize> {
+        self.0.iter().enumerate().find(|(_, w)| **w != 0).map(|(i, w)| i * 64 + w.trailing_zeros() as usize)
+    }
+    #[inline]
+    fn without_lowest(mut self) -> WideBitboard {
+        if let Some(w) = self.0.iter_mut().find(|w| **w != 0) {
+            *w &= *w - 1;
+        }
+        self
+    }
+    #[inline]
+    fn len(self) -> usize {
+        WideBitboard::len(self)
+    }
+    #[inline]
+    fn shl(self, n: u32) -> WideBitboard {
+        let (words, bits) = ((n / 64) as usize, n % 64);
+        let mut out = [0u64; WIDE_WORDS];
+        for i in (words..WIDE_WORDS).rev() {
+            let src = i - words;
+            let mut v = self.0[src] << bits;
+            if bits != 0 && src > 0 {
+                v |= self.0[src - 1] >> (64 - bits);
+            }
+            out[i] = v & WIDE_MASK[i];
+        }
+        WideBitboard(out)
+    }
+    #[inline]
+    #[allow(clippy::needless_range_loop)] // two words are read per output word
+    fn shr(self, n: u32) -> WideBitboard {
+        let (words, bits) = ((n / 64) as usize, n % 64);
+        let mut out = [0u64; WIDE_WORDS];
+        for i in 0..WIDE_WORDS.saturating_sub(words) {
+            let src = i + words;
+            let mut v = self.0[src] >> bits;
+            if bits != 0 && src + 1 < WIDE_WORDS {
+                v |= self.0[src + 1] << (64 - bits);
+            }
+            out[i] = v;
+        }
+        WideBitboard(out)
+    }
+    fn geometries() -> &'static [OnceLock<Geometry<WideBitboard>>] {
+        &WIDE_GEOMETRIES
+    }
+}
+
+common_impls!(WideBitboard);

@@ -1,0 +1,267 @@
+//! Board shapes: which cells exist, who neighbours whom, and the board's symmetries.
+
+use std::fmt;
+
+use crate::bitboard::BitSet;
+use crate::cell::{Cell, Edge};
+use crate::color::Color;
+
+/// A board size that this bitboard width cannot hold, or that is not a board at all.
+#[derive(Clone, PartialEq, Eq, Debug, thiserror::Error)]
+#[error("invalid board size {cols}x{rows}: columns and rows must be 1 to {max}")]
+pub struct BoardSizeError {
+    /// Requested columns.
+    pub cols: usize,
+    /// Requested rows.
+    pub rows: usize,
+    /// The largest side this width supports.
+    pub max: usize,
+}
+
+/// A symmetry of the Hex board that maps a position to an equivalent one.
+///
+/// Every board has the 180° rotation. Square boards also have the two reflections in the
+/// diagonals; those exchange the roles of the players, so they swap stone colours and the side
+/// to move.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum Symmetry {
+    /// Leaves everything in place.
+    Identity = 0,
+    /// Rotation by 180°: column `c`, row `r` goes to `cols-1-c`, `rows-1-r`.
+    Rotate180 = 1,
+    /// Reflection in the long diagonal (`a1`–`n n`): `(c, r)` goes to `(r, c)`, colours swap.
+    Transpose = 2,
+    /// Reflection in the short diagonal: `(c, r)` goes to `(n-1-r, n-1-c)`, colours swap.
+    AntiTranspose = 3,
+}
+
+impl Symmetry {
+    /// All four symmetries; the last two exist only on square boards.
+    pub const ALL: [Symmetry; 4] =
+        [Symmetry::Identity, Symmetry::Rotate180, Symmetry::Transpose, Symmetry::AntiTranspose];
+
+    /// Whether the symmetry exchanges Black and White.
+    pub const fn swaps_colors(self) -> bool {
+        matches!(self, Symmetry::Transpose | Symmetry::AntiTranspose)
+    }
+
+    /// The colour a stone of `color` has after the symmetry.
+    pub const fn map_color(self, color: Color) -> Color {
+        if self.swaps_colors() {
+            color.other()
+        } else {
+            color
+        }
+    }
+
+    /// The symmetry that undoes this one (each is its own inverse).
+    pub const fn inverse(self) -> Symmetry {
+        self
+    }
+
+    const fn map_edge(self, e: Edge) -> Edge {
+        match self {
+            Symmetry::Identity => e,
+            Symmetry::Rotate180 => e.opposite(),
+            Symmetry::Transpose => match e {
+                Edge::North => Edge::West,
+                Edge::West => Edge::North,
+                Edge::South => Edge::East,
+                Edge::East => Edge::South,
+            },
+            Symmetry::AntiTranspose => match e {
+                Edge::North => Edge::East,
+                Edge::East => Edge::North,
+                Edge::South => Edge::West,
+                Edge::West => Edge::South,
+            },
+        }
+    }
+}
+
+/// The fixed facts of one board size: its cells, neighbourhoods and symmetries.
+///
+/// Geometries are built once per size and shared (`&'static`), so positions stay small and
+/// cheap to copy.
+pub struct Geometry<B> {
+    cols: u8,
+    rows: u8,
+    cells: B,
+    edge_cells: [B; 4],
+    neighbours: Box<[B]>,
+    /// Per symmetry, the image of each bit index (as a bit index), for bits on this board.
+    sym_bits: [Box<[u16]>; 4],
+    /// Per bit index, the cell's number in a 19-column numbering, for hashing across widths.
+    hash_index: Box<[u16]>,
+}
+
+impl<B: BitSet> fmt::Debug for Geometry<B> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Geometry({}x{})", self.cols, self.rows)
+    }
+}
+
+impl<B: BitSet> Geometry<B> {
+    /// The geometry of a board with `cols` columns and `rows` rows, built on first use.
+    pub fn get(cols: usize, rows: usize) -> Result<&'static Geometry<B>, BoardSizeError> {
+        if cols == 0 || rows == 0 || cols > B::STRIDE || rows > B::STRIDE {
+            return Err(BoardSizeError { cols, rows, max: B::STRIDE });
+        }
+        let slot = &B::geometries()[(rows - 1) * B::STRIDE + (cols - 1)];
+        Ok(slot.get_or_init(|| Geometry::build(cols as u8, rows as u8)))
+    }
+
+    fn build(cols: u8, rows: u8) -> Geometry<B> {
+        let mut cells = B::EMPTY;
+        for r in 0..rows {
+            for c in 0..cols {
+                cells.insert(Cell::at(c, r));
+            }
+        }
+        let mut edge_cells = [B::EMPTY; 4];
+        for c in cells {
+            if c.row() == 0 {
+                edge_cells[Edge::North as usize].insert(c);
+            }
+            if c.row() == rows - 1 {
+                edge_cells[Edge::South as usize].insert(c);
+            }
+            if c.col() == 0 {
+                edge_cells[Edge::West as usize].insert(c);
+            }
+            if c.col() == cols - 1 {
+                edge_cells[Edge::East as usize].insert(c);
+            }
+        }
+        let mut neighbours = vec![B::EMPTY; B::CAPACITY].into_boxed_slice();
+        for c in cells {
+            let mut n = B::single(c).dilate() & cells;
+            n.remove(c);
+            for e in Edge::ALL {
+                if edge_cells[e as usize].contains(c) {
+                    n.insert(Cell::edge(e));
+                }
+            }
+            neighbours[B::bit_of(c)] = n;
+        }
+        for e in Edge::ALL {
+            neighbours[B::bit_of(Cell::edge(e))] = edge_cells[e as usize];
+        }
+        let square = cols == rows;
+        let sym_bits = Symmetry::ALL.map(|s| {
+            let mut map = vec![u16::MAX; B::CAPACITY].into_boxed_slice();
+            if square || !s.swaps_colors() {
+                for c in cells | B::EDGES {
+                    map[B::bit_of(c)] = B::bit_of(map_cell(cols, rows, s, c)) as u16;
+                }
+            }
+            map
+        });
+        let mut hash_index = vec![u16::MAX; B::CAPACITY].into_boxed_slice();
+        for c in cells {
+            hash_index[B::bit_of(c)] = c.row() as u16 * 19 + c.col() as u16;
+        }
+        Geometry { cols, rows, cells, edge_cells, neighbours, sym_bits, hash_index }
+    }
+
+    /// Number of columns (the width, between White's edges).
+    #[inline]
+    pub fn cols(&self) -> usize {
+        self.cols as usize
+    }
+
+    /// Number of rows (the height, between Black's edges).
+    #[inline]
+    pub fn rows(&self) -> usize {
+        self.rows as usize
+    }
+
+    /// Whether the board has as many columns as rows.
+    #[inline]
+    pub fn is_square(&self) -> bool {
+        self.cols == self.rows
+    }
+
+    /// Every cell of the board (no edges).
+    #[inline]
+    pub fn cells(&self) -> B {
+        self.cells
+    }
+
+    /// Whether `cell` is a cell of this board (edges are not).
+    #[inline]
+    pub fn is_on_board(&self, cell: Cell) -> bool {
+        !cell.is_edge() && cell.col() < self.cols && cell.row() < self.rows
+    }
+
+    /// The cells touching an edge.
+    #[inline]
+    pub fn edge_cells(&self, edge: Edge) -> B {
+        self.edge_cells[edge as usize]
+    }
+
+    /// The neighbours of a cell or edge: adjacent cells, and the edges a border cell touches.
+    #[inline]
+    pub fn neighbours(&self, cell: Cell) -> B {
+        self.neighbours[B::bit_of(cell)]
+    }
+
+    /// Neighbours by bit index (see [`BitSet::bit_of`]).
+    #[inline]
+    pub fn neighbours_of_bit(&self, bit: usize) -> B {
+        self.neighbours[bit]
+    }
+
+    /// The symmetries this board has: two on rectangles, four on squares.
+    pub fn symmetries(&self) -> &'static [Symmetry] {
+        if self.is_square() {
+            &Symmetry::ALL
+        } else {
+            &Symmetry::ALL[..2]
+        }
+    }
+
+    /// The image of a cell or edge under a symmetry of this board.
+    ///
+    /// # Panics
+    /// For a colour-swapping symmetry on a rectangular board, which has none.
+    pub fn map_cell(&self, sym: Symmetry, cell: Cell) -> Cell {
+        assert!(self.is_square() || !sym.swaps_colors(), "a rectangular board has no {sym:?}");
+        map_cell(self.cols, self.rows, sym, cell)
+    }
+
+    /// The image of a set under a symmetry of this board.
+    pub fn map_set(&self, sym: Symmetry, set: B) -> B {
+        let map = &self.sym_bits[sym as usize];
+        let mut out = B::EMPTY;
+        let mut rest = set;
+        while let Some(bit) = rest.lowest_bit() {
+            rest = rest.without_lowest();
+            out |= B::from_bit(map[bit] as usize);
+        }
+        out
+    }
+
+    #[inline]
+    pub(crate) fn sym_bit(&self, sym: Symmetry, bit: usize) -> usize {
+        self.sym_bits[sym as usize][bit] as usize
+    }
+
+    #[inline]
+    pub(crate) fn hash_index(&self, bit: usize) -> usize {
+        self.hash_index[bit] as usize
+    }
+}
+
+fn map_cell(cols: u8, rows: u8, sym: Symmetry, cell: Cell) -> Cell {
+    if let Some(e) = cell.as_edge() {
+        return Cell::edge(sym.map_edge(e));
+    }
+    let (c, r) = (cell.col(), cell.row());
+    match sym {
+        Symmetry::Identity => cell,
+        Symmetry::Rotate180 => Cell::at(cols - 1 - c, rows - 1 - r),
+        Symmetry::Transpose => Cell::at(r, c),
+        Symmetry::AntiTranspose => Cell::at(rows - 1 - r, cols - 1 - c),
+    }
+}

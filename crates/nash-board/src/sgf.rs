@@ -1,0 +1,1 @@
+//! SGF for Hex (GM[11]).

@@ -1,0 +1,3 @@
+//! Integration tests for nash-board.
+
+mod basics;

@@ -1,0 +1,8 @@
+//! One module per subcommand, each with its clap `Args` and a `run` function.
+
+pub mod htp;
+pub mod ica;
+pub mod show;
+pub mod solve;
+pub mod vc;
+pub mod winning;

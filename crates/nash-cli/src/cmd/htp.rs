@@ -1,0 +1,15 @@
+//! `nash htp`.
+
+use anyhow::bail;
+
+/// Arguments of `nash htp`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    #[command(flatten)]
+    position: crate::input::PositionArgs,
+}
+
+pub fn run(args: Args) -> anyhow::Result<()> {
+    let _ = crate::input::load(&args.position)?;
+    bail!("nash htp is not available in this build")
+}

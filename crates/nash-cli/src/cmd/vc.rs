@@ -1,0 +1,15 @@
+//! `nash vc`.
+
+use anyhow::bail;
+
+/// Arguments of `nash vc`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    #[command(flatten)]
+    position: crate::input::PositionArgs,
+}
+
+pub fn run(args: Args) -> anyhow::Result<()> {
+    let _ = crate::input::load(&args.position)?;
+    bail!("nash vc is not available in this build")
+}

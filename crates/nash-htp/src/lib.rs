@@ -1,0 +1,1 @@
+//! Hex Text Protocol engine.

@@ -1,0 +1,1 @@
+//! Inferior cell analysis for Hex.

@@ -1,0 +1,105 @@
+//! One configuration for every solver: which algorithm, its budget, and the knowledge switches
+//! that experiments turn off one by one.
+
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+use std::time::Duration;
+
+/// The solving algorithms.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
+pub enum SolverKind {
+    /// Depth-first proof-number search, the production solver.
+    #[default]
+    Dfpn,
+    /// Proof-number search (Allis), best-first with an explicit tree.
+    Pns,
+    /// Boolean negamax with a transposition table and move ordering (Chen 2025 s.2.2).
+    Negamax,
+    /// Pattern search with mustplay intersection (van Rijswijck 2002 s.2.3).
+    Pattern,
+    /// Connection-utility search (Rasmussen, Maire and Hayward 2006, Algorithm 1).
+    Cus,
+    /// Expected-work search (Chen 2025 s.2.4).
+    Ews,
+}
+
+/// Limits on a solve. A solver that hits one returns `Outcome::Unknown` with its statistics.
+#[derive(Clone, Debug, Default)]
+pub struct Budget {
+    /// Stop after this many nodes.
+    pub nodes: Option<u64>,
+    /// Stop after this much wall-clock time.
+    pub time: Option<Duration>,
+    /// Set to `true` from another thread to stop the solve.
+    pub cancel: Option<Arc<AtomicBool>>,
+}
+
+/// How moves are ordered at each node (Chen 2025 s.5.7).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
+pub enum MoveOrdering {
+    /// Board order.
+    None,
+    /// Cells near the centre first.
+    Centre,
+    /// By H-search scores (connections a cell takes part in), then centre.
+    #[default]
+    HScore,
+}
+
+/// The knowledge pipeline's switches: each feature can be turned off for an experiment.
+#[derive(Clone, Debug)]
+pub struct Knowledge {
+    /// Fill dead and captured cells, prune inferior moves (nash-patterns).
+    pub fill_in: bool,
+    /// Decide positions by virtual connections: an edge-to-edge full connection of the player who
+    /// just moved is a loss, a semi or full one of the player to move is a win (nash-vc).
+    pub vc: bool,
+    /// Restrict the moves to the mustplay region (the intersection of the opponent's edge-to-edge
+    /// semi carriers).
+    pub mustplay: bool,
+    /// Move ordering.
+    pub ordering: MoveOrdering,
+}
+
+impl Default for Knowledge {
+    fn default() -> Knowledge {
+        Knowledge { fill_in: true, vc: true, mustplay: true, ordering: MoveOrdering::HScore }
+    }
+}
+
+impl Knowledge {
+    /// No knowledge at all: plain search over every empty cell, as the seeds' baselines.
+    pub fn none() -> Knowledge {
+        Knowledge { fill_in: false, vc: false, mustplay: false, ordering: MoveOrdering::None }
+    }
+}
+
+/// Everything a solve needs to know besides the position.
+#[derive(Clone, Debug)]
+pub struct SolverConfig {
+    /// The algorithm.
+    pub kind: SolverKind,
+    /// Limits.
+    pub budget: Budget,
+    /// Knowledge switches.
+    pub knowledge: Knowledge,
+    /// Use a transposition table (the solvers that can run without one honour `false`).
+    pub use_tt: bool,
+    /// Transposition-table size limit in MiB; the table never grows past it.
+    pub tt_mib: usize,
+    /// Worker threads for the solvers that run in parallel (DFPN).
+    pub threads: usize,
+}
+
+impl Default for SolverConfig {
+    fn default() -> SolverConfig {
+        SolverConfig {
+            kind: SolverKind::Dfpn,
+            budget: Budget::default(),
+            knowledge: Knowledge::default(),
+            use_tt: true,
+            tt_mib: 256,
+            threads: 1,
+        }
+    }
+}

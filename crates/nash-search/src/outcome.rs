@@ -1,0 +1,118 @@
+//! The one result type every solver returns, and the statistics that come with it.
+
+use std::fmt;
+use std::time::Duration;
+
+use nash_board::{BitSet, Cell, Color};
+use serde::Serialize;
+
+/// Why a solver stopped without an answer.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum StopReason {
+    /// The node budget ran out.
+    NodeLimit,
+    /// The time budget ran out.
+    TimeLimit,
+    /// Another thread asked the solver to stop.
+    Cancelled,
+}
+
+impl fmt::Display for StopReason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            StopReason::NodeLimit => "node limit reached",
+            StopReason::TimeLimit => "time limit reached",
+            StopReason::Cancelled => "cancelled",
+        })
+    }
+}
+
+/// The value of a position for the player to move.
+///
+/// A carrier is the set of empty cells a proof depends on (van Rijswijck 2002 s.2.3): any
+/// change outside it leaves the result standing.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum Outcome<B> {
+    /// The player to move wins. `winning_move` is `None` only when the position is already won
+    /// (the player to move has connected their edges).
+    Win { winning_move: Option<Cell>, carrier: B },
+    /// The player to move loses whatever they play; `carrier` holds the opponent's winning
+    /// strategy.
+    Loss { carrier: B },
+    /// No answer within the budget.
+    Unknown { reason: StopReason },
+}
+
+impl<B: BitSet> Outcome<B> {
+    /// Whether the player to move wins (`None` if unknown).
+    pub fn wins(&self) -> Option<bool> {
+        match self {
+            Outcome::Win { .. } => Some(true),
+            Outcome::Loss { .. } => Some(false),
+            Outcome::Unknown { .. } => None,
+        }
+    }
+
+    /// The winner, given who is to move (`None` if unknown).
+    pub fn winner(&self, to_move: Color) -> Option<Color> {
+        self.wins().map(|w| if w { to_move } else { !to_move })
+    }
+}
+
+/// What a solve cost. Counters are plain integers, updated per node without synchronisation;
+/// parallel solvers add up their threads' stats at the end.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default, Serialize)]
+pub struct Stats {
+    /// Nodes expanded (positions whose children were generated).
+    pub nodes: u64,
+    /// Wall-clock time.
+    #[serde(serialize_with = "as_secs")]
+    pub time: Duration,
+    /// Transposition-table lookups that found a usable entry.
+    pub tt_hits: u64,
+    /// Transposition-table stores.
+    pub tt_stores: u64,
+    /// Calls into the knowledge pipeline (fill-in, VC, mustplay).
+    pub knowledge_calls: u64,
+    /// Positions decided by knowledge without search (VC wins and losses, fill-in wins).
+    pub knowledge_decided: u64,
+}
+
+fn as_secs<S: serde::Serializer>(d: &Duration, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_f64(d.as_secs_f64())
+}
+
+impl Stats {
+    /// Adds another thread's or phase's counters (time is kept as the maximum).
+    pub fn merge(&mut self, other: &Stats) {
+        self.nodes += other.nodes;
+        self.time = self.time.max(other.time);
+        self.tt_hits += other.tt_hits;
+        self.tt_stores += other.tt_stores;
+        self.knowledge_calls += other.knowledge_calls;
+        self.knowledge_decided += other.knowledge_decided;
+    }
+}
+
+/// A solver's answer: the outcome and what it cost.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct SolveResult<B> {
+    /// The value found.
+    pub outcome: Outcome<B>,
+    /// Counters.
+    pub stats: Stats,
+}
+
+/// The exact set of winning moves of a position: every legal move decided.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct WinningMoves<B> {
+    /// Moves after which the player who made them wins.
+    pub winning: B,
+    /// Moves after which the opponent wins.
+    pub losing: B,
+    /// Moves the budget did not decide; empty when the answer is exact.
+    pub unknown: B,
+    /// Counters over all the solves.
+    pub stats: Stats,
+}

@@ -1,0 +1,1 @@
+//! Virtual connections for Hex.
