@@ -49,6 +49,9 @@ pub enum MoveOrdering {
 /// The knowledge pipeline's switches: each feature can be turned off for an experiment.
 #[derive(Clone, Debug)]
 pub struct Knowledge {
+    /// The 2-ply threat check: an immediate win decides, an opponent's two immediate wins
+    /// decide, an opponent's single immediate win forces the reply.
+    pub threats: bool,
     /// Fill dead and captured cells, prune inferior moves (nash-patterns).
     pub fill_in: bool,
     /// Decide positions by virtual connections: an edge-to-edge full connection of the player who
@@ -63,14 +66,26 @@ pub struct Knowledge {
 
 impl Default for Knowledge {
     fn default() -> Knowledge {
-        Knowledge { fill_in: true, vc: true, mustplay: true, ordering: MoveOrdering::HScore }
+        Knowledge {
+            threats: true,
+            fill_in: true,
+            vc: true,
+            mustplay: true,
+            ordering: MoveOrdering::HScore,
+        }
     }
 }
 
 impl Knowledge {
     /// No knowledge at all: plain search over every empty cell, as the seeds' baselines.
     pub fn none() -> Knowledge {
-        Knowledge { fill_in: false, vc: false, mustplay: false, ordering: MoveOrdering::None }
+        Knowledge {
+            threats: false,
+            fill_in: false,
+            vc: false,
+            mustplay: false,
+            ordering: MoveOrdering::None,
+        }
     }
 }
 

@@ -1,1 +1,4 @@
-//! Integration tests for nash-search.
+//! Integration tests for nash-search: ground truth, agreement between solvers, symmetries.
+
+mod ground_truth;
+mod support;

@@ -1,0 +1,125 @@
+//! Boolean negamax with an optional result table and move ordering (Chen 2025 Table 2.1 and
+//! s.5.2, s.5.8): return as soon as a winning move is found, since Hex has no draws.
+//!
+//! Negamax proves values but no small carriers: its carriers are all empty cells of the node,
+//! which is always a valid (if useless) threat pattern.
+
+use nash_board::{BitSet, Cell, Position};
+
+use crate::budget::Limits;
+use crate::config::SolverConfig;
+use crate::keys;
+use crate::knowledge::{self, Pipeline, Verdict};
+use crate::outcome::{Outcome, SolveResult, Stats};
+use crate::table::{Entry, Table, NO_MOVE};
+
+struct Negamax<B: BitSet> {
+    pos: Position<B>,
+    pipe: Pipeline<B>,
+    table: Option<Table<B>>,
+    limits: Limits,
+    stats: Stats,
+    bufs: Vec<Vec<Cell>>,
+    key: u64,
+}
+
+/// Solves `pos` (nobody has won yet) by boolean negamax.
+pub(crate) fn solve<B: BitSet>(pos: &Position<B>, cfg: &SolverConfig) -> SolveResult<B> {
+    let geom = pos.geometry();
+    let n = geom.cells().len() + 2;
+    let mut s = Negamax {
+        pos: pos.clone(),
+        pipe: Pipeline::new(&cfg.knowledge, geom),
+        table: cfg.use_tt.then(|| Table::with_mib(cfg.tt_mib)),
+        limits: Limits::new(&cfg.budget),
+        stats: Stats::default(),
+        bufs: (0..n).map(|_| Vec::with_capacity(n)).collect(),
+        key: keys::position(pos),
+    };
+    let r = s.search(0, true);
+    s.stats.time = s.limits.start.elapsed();
+    let carrier = pos.empty_cells();
+    let outcome = match r {
+        Some((true, mv)) => Outcome::Win { winning_move: mv, carrier },
+        Some((false, _)) => Outcome::Loss { carrier },
+        None => {
+            Outcome::Unknown { reason: s.limits.reason().unwrap_or(crate::StopReason::Cancelled) }
+        }
+    };
+    SolveResult { outcome, stats: s.stats }
+}
+
+impl<B: BitSet> Negamax<B> {
+    /// Whether the player to move wins, with a winning move; `None` when the budget ran out.
+    fn search(&mut self, depth: usize, root: bool) -> Option<(bool, Option<Cell>)> {
+        self.stats.nodes += 1;
+        if self.limits.exceeded(self.stats.nodes) {
+            return None;
+        }
+        let key = self.key;
+        if let Some(t) = &self.table {
+            if let Some(e) = t.get(key) {
+                if e.is_solved() {
+                    self.stats.tt_hits += 1;
+                    let mv = (e.best != NO_MOVE).then(|| B::cell_of(e.best as usize));
+                    return Some((e.pn == 0, mv));
+                }
+            }
+        }
+        let node = self.pipe.analyse(&mut self.pos, root, &mut self.stats);
+        let result = match node.verdict {
+            Verdict::Win { mv, .. } => Some((true, mv)),
+            Verdict::Loss { .. } => Some((false, None)),
+            Verdict::Open => {
+                for c in nash_board::Color::ALL {
+                    self.key ^= keys::stones(c, node.filled[c.index()]);
+                }
+                let r = self.children(depth, node.moves);
+                for c in nash_board::Color::ALL {
+                    self.key ^= keys::stones(c, node.filled[c.index()]);
+                }
+                r
+            }
+        };
+        knowledge::undo_fills(&mut self.pos, &node);
+        let (win, mv) = result?;
+        if let Some(t) = &self.table {
+            let best = mv.map_or(NO_MOVE, |c| B::bit_of(c) as u16);
+            t.put(Entry::solved(key, win, best, B::EMPTY, 1));
+            self.stats.tt_stores += 1;
+        }
+        Some((win, mv))
+    }
+
+    fn children(&mut self, depth: usize, moves: B) -> Option<(bool, Option<Cell>)> {
+        let mut buf = std::mem::take(&mut self.bufs[depth]);
+        self.pipe.order(&self.pos, moves, &mut buf);
+        let me = self.pos.to_move();
+        let mut result = Some((false, None));
+        for &m in &buf {
+            let parent = self.key;
+            self.key = keys::child(parent, me, B::bit_of(m));
+            self.pos.play_unchecked(m);
+            let r = if self.pos.winner() == Some(me) {
+                Some((false, None))
+            } else {
+                self.search(depth + 1, false)
+            };
+            self.pos.undo();
+            self.key = parent;
+            match r {
+                None => {
+                    result = None;
+                    break;
+                }
+                Some((false, _)) => {
+                    result = Some((true, Some(m)));
+                    break;
+                }
+                Some((true, _)) => {}
+            }
+        }
+        self.bufs[depth] = buf;
+        result
+    }
+}

@@ -1,0 +1,199 @@
+//! The transposition table every solver shares the design of: a fixed array of buckets sized
+//! from a MiB limit, never growing past it.
+//!
+//! Each bucket holds [`WAYS`] entries behind a one-byte spin lock, so worker threads can share
+//! one table without a concurrent map. Entries carry the full 64-bit key; a lookup only uses an
+//! entry whose key matches. Replacement (Henderson et al. 2009 keep the larger subtrees): a new
+//! key takes an empty slot or evicts the entry with the least work, solved entries counting
+//! double, so expensive proofs survive.
+
+use std::alloc::{self, Layout};
+use std::cell::UnsafeCell;
+use std::hint;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use nash_board::BitSet;
+
+/// Entries per bucket.
+pub(crate) const WAYS: usize = 4;
+
+/// Proof and disproof numbers at or above this are infinite.
+pub(crate) const INF: u32 = u32::MAX / 4;
+
+/// No move recorded.
+pub(crate) const NO_MOVE: u16 = u16::MAX;
+
+/// One stored position. `pn == 0`: the player to move wins; `dn == 0`: they lose. A solved
+/// entry's `carrier` is the proof's carrier (van Rijswijck 2002 s.2.3) and `best` the winning
+/// move (as a bit index) for wins.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Entry<B> {
+    pub(crate) key: u64,
+    pub(crate) pn: u32,
+    pub(crate) dn: u32,
+    /// Nodes spent below this entry (saturating), for replacement.
+    pub(crate) work: u32,
+    pub(crate) best: u16,
+    pub(crate) carrier: B,
+}
+
+impl<B: BitSet> Entry<B> {
+    /// A solved entry.
+    pub(crate) fn solved(key: u64, win: bool, best: u16, carrier: B, work: u32) -> Entry<B> {
+        let (pn, dn) = if win { (0, INF) } else { (INF, 0) };
+        Entry { key, pn, dn, work, best, carrier }
+    }
+
+    /// Whether the entry holds a proven value.
+    #[inline]
+    pub(crate) fn is_solved(&self) -> bool {
+        self.pn == 0 || self.dn == 0
+    }
+
+    fn priority(&self) -> u64 {
+        let w = u64::from(self.work);
+        if self.is_solved() {
+            2 * w + 1
+        } else {
+            w
+        }
+    }
+}
+
+struct Bucket<B> {
+    lock: AtomicBool,
+    slots: UnsafeCell<[Entry<B>; WAYS]>,
+}
+
+/// A bounded table of [`Entry`]s shared by reference between threads.
+pub(crate) struct Table<B> {
+    buckets: *mut Bucket<B>,
+    len: usize,
+    mask: usize,
+}
+
+// SAFETY: every access to a bucket's slots goes through that bucket's spin lock (`with`), so
+// slots are never read and written at once; entries are plain `Copy` data.
+unsafe impl<B: BitSet> Sync for Table<B> {}
+// SAFETY: the table owns its allocation; moving it to another thread moves the ownership.
+unsafe impl<B: BitSet> Send for Table<B> {}
+
+impl<B> std::fmt::Debug for Table<B> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Table").field("buckets", &self.len).finish()
+    }
+}
+
+impl<B: BitSet> Table<B> {
+    /// A table of at most `mib` MiB (at least one bucket).
+    pub(crate) fn with_mib(mib: usize) -> Table<B> {
+        let bytes = mib.max(1) << 20;
+        let per = std::mem::size_of::<Bucket<B>>();
+        let mut len = 1usize;
+        while len * 2 * per <= bytes {
+            len *= 2;
+        }
+        Table::with_buckets(len)
+    }
+
+    fn with_buckets(len: usize) -> Table<B> {
+        let layout = Layout::array::<Bucket<B>>(len).expect("table size fits the address space");
+        // SAFETY: the layout has non-zero size (len >= 1 and a bucket is not zero-sized). The
+        // all-zero bit pattern is a valid bucket: an unlocked `AtomicBool`, and entries of plain
+        // integers (bitboards are integer arrays), with key 0 meaning "empty slot". Zeroed
+        // pages come lazily from the OS, so the table costs memory only as it fills.
+        let ptr = unsafe { alloc::alloc_zeroed(layout) } as *mut Bucket<B>;
+        if ptr.is_null() {
+            alloc::handle_alloc_error(layout);
+        }
+        Table { buckets: ptr, len, mask: len - 1 }
+    }
+
+    /// The number of entries the table can hold.
+    pub(crate) fn capacity(&self) -> usize {
+        self.len * WAYS
+    }
+
+    /// The table's size in bytes.
+    pub(crate) fn bytes(&self) -> usize {
+        self.len * std::mem::size_of::<Bucket<B>>()
+    }
+
+    #[inline]
+    fn with<R>(&self, key: u64, f: impl FnOnce(&mut [Entry<B>; WAYS]) -> R) -> R {
+        let idx = (key as usize ^ (key >> 32) as usize) & self.mask;
+        // SAFETY: idx <= mask < len, inside the allocation.
+        let bucket = unsafe { &*self.buckets.add(idx) };
+        while bucket
+            .lock
+            .compare_exchange_weak(false, true, Ordering::Acquire, Ordering::Relaxed)
+            .is_err()
+        {
+            hint::spin_loop();
+        }
+        // SAFETY: the spin lock is held, so no other thread touches these slots until the
+        // release below.
+        let r = f(unsafe { &mut *bucket.slots.get() });
+        bucket.lock.store(false, Ordering::Release);
+        r
+    }
+
+    /// The entry for `key`, if stored.
+    #[inline]
+    pub(crate) fn get(&self, key: u64) -> Option<Entry<B>> {
+        let key = key.max(1);
+        self.with(key, |slots| slots.iter().find(|e| e.key == key).copied())
+    }
+
+    /// Stores an entry, replacing the one with the same key or the cheapest one.
+    #[inline]
+    pub(crate) fn put(&self, mut entry: Entry<B>) {
+        entry.key = entry.key.max(1);
+        self.with(entry.key, |slots| {
+            let mut victim = 0;
+            let mut best = u64::MAX;
+            for (i, e) in slots.iter().enumerate() {
+                if e.key == entry.key {
+                    // Never let an unsolved entry overwrite a proof of the same position.
+                    if e.is_solved() && !entry.is_solved() {
+                        return;
+                    }
+                    victim = i;
+                    break;
+                }
+                let p = if e.key == 0 { 0 } else { e.priority() + 1 };
+                if p < best {
+                    best = p;
+                    victim = i;
+                }
+            }
+            slots[victim] = entry;
+        });
+    }
+
+    /// Forgets everything.
+    pub(crate) fn clear(&self) {
+        for i in 0..self.len {
+            // SAFETY: i < len; the bucket's lock is taken inside `with`-like code below.
+            let bucket = unsafe { &*self.buckets.add(i) };
+            while bucket
+                .lock
+                .compare_exchange_weak(false, true, Ordering::Acquire, Ordering::Relaxed)
+                .is_err()
+            {
+                hint::spin_loop();
+            }
+            // SAFETY: the lock is held.
+            unsafe { *bucket.slots.get() = [Entry::default(); WAYS] };
+            bucket.lock.store(false, Ordering::Release);
+        }
+    }
+}
+
+impl<B> Drop for Table<B> {
+    fn drop(&mut self) {
+        let layout = Layout::array::<Bucket<B>>(self.len).expect("layout was valid at allocation");
+        // SAFETY: allocated in `with_buckets` with this same layout and not freed before.
+        unsafe { alloc::dealloc(self.buckets as *mut u8, layout) };
+    }
+}
