@@ -1,9 +1,368 @@
-//! `cargo xtask regress-tst`.
+//! `cargo xtask regress-tst`: runs GoGui `.tst` regression suites against `nash htp`.
+//!
+//! A suite is a list of HTP commands. A line that starts with a number is a test when the line
+//! right after it is `#? [regex]`: the regex must match the engine's whole answer (a failed
+//! command's answer is checked as `? message`), and a `*` after the closing bracket marks a
+//! test that is expected to fail. Other command lines are sent and their answers not checked;
+//! comment and blank lines are skipped. Each suite runs in a fresh engine whose working
+//! directory is the suite's own, so `loadsgf` paths are relative to it.
+
+use std::io::{BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::time::{Duration, Instant};
+
+use anyhow::{anyhow, bail, Context};
+use regex::Regex;
 
 /// Arguments of `cargo xtask regress-tst`.
 #[derive(Debug, clap::Args)]
-pub struct Args {}
+pub struct Args {
+    /// The suites to run.
+    #[arg(required = true)]
+    pub files: Vec<PathBuf>,
+    /// The `nash` binary to test; by default `cargo build --release -p nash-cli` builds it.
+    #[arg(long)]
+    pub nash: Option<PathBuf>,
+    /// Give up on a command after this many seconds (the rest of its suite then fails).
+    #[arg(long)]
+    pub timeout: Option<f64>,
+    /// Print every test with its answer and time, not only the failures.
+    #[arg(long, short)]
+    pub verbose: bool,
+}
 
-pub fn run(_args: Args) -> anyhow::Result<()> {
-    anyhow::bail!("this task is not available yet")
+/// One line of a suite that is sent to the engine.
+#[derive(Debug)]
+struct Entry {
+    /// Line number in the file, from 1.
+    line: usize,
+    /// The command as written.
+    command: String,
+    /// The check, for tests.
+    expect: Option<Expect>,
+}
+
+#[derive(Debug)]
+struct Expect {
+    /// The pattern as written between the brackets.
+    pattern: String,
+    /// The pattern anchored to the whole answer.
+    regex: Regex,
+    /// Marked `*`: expected to fail.
+    expected_failure: bool,
+}
+
+/// Counts over all suites.
+#[derive(Debug, Default)]
+struct Tally {
+    passed: usize,
+    failed: usize,
+    expected_failures: usize,
+    unexpected_passes: usize,
+}
+
+pub fn run(args: Args) -> anyhow::Result<()> {
+    let nash = match &args.nash {
+        Some(p) => p.clone(),
+        None => build_nash()?,
+    };
+    let timeout = args.timeout.map(Duration::from_secs_f64);
+    let mut tally = Tally::default();
+    let start = Instant::now();
+    for file in &args.files {
+        let suite_start = Instant::now();
+        let (p0, f0) = (tally.passed, tally.failed);
+        run_suite(&nash, file, timeout, args.verbose, &mut tally)
+            .with_context(|| format!("suite {}", file.display()))?;
+        println!(
+            "{}: {} passed, {} failed in {:.2}s",
+            file.display(),
+            tally.passed - p0,
+            tally.failed - f0,
+            suite_start.elapsed().as_secs_f64()
+        );
+    }
+    println!("total time {:.2}s", start.elapsed().as_secs_f64());
+    if tally.expected_failures > 0 || tally.unexpected_passes > 0 {
+        println!(
+            "{} expected failures, {} unexpected passes",
+            tally.expected_failures, tally.unexpected_passes
+        );
+    }
+    println!("{} passed, {} failed", tally.passed, tally.failed);
+    if tally.failed > 0 {
+        bail!("{} unexpected failures", tally.failed);
+    }
+    Ok(())
+}
+
+/// Builds the release `nash` binary and returns its path, honouring `CARGO_TARGET_DIR`.
+fn build_nash() -> anyhow::Result<PathBuf> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("xtask is in the workspace");
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let status = Command::new(cargo)
+        .args(["build", "--release", "-p", "nash-cli"])
+        .current_dir(root)
+        .status()
+        .context("cannot run cargo")?;
+    if !status.success() {
+        bail!("cargo build --release -p nash-cli failed");
+    }
+    let target = match std::env::var_os("CARGO_TARGET_DIR") {
+        Some(dir) => root.join(dir),
+        None => root.join("target"),
+    };
+    let exe = target.join("release").join(format!("nash{}", std::env::consts::EXE_SUFFIX));
+    if !exe.is_file() {
+        bail!("built nash not found at {}", exe.display());
+    }
+    Ok(exe)
+}
+
+/// Reads a suite file into the lines to send.
+fn parse_suite(text: &str) -> anyhow::Result<Vec<Entry>> {
+    let mut entries: Vec<Entry> = Vec::new();
+    let mut last_numbered: Option<usize> = None;
+    for (i, raw) in text.lines().enumerate() {
+        let line = raw.trim();
+        let numbered = last_numbered.take();
+        if let Some(rest) = line.strip_prefix("#?") {
+            let Some(index) = numbered else { continue };
+            entries[index].expect =
+                Some(parse_expect(rest).with_context(|| format!("line {}", i + 1))?);
+            continue;
+        }
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let first = line.split_whitespace().next().unwrap_or("");
+        if first.bytes().all(|b| b.is_ascii_digit()) {
+            last_numbered = Some(entries.len());
+        }
+        entries.push(Entry { line: i + 1, command: line.to_owned(), expect: None });
+    }
+    Ok(entries)
+}
+
+/// Parses ` [regex]` or ` [regex]*`.
+fn parse_expect(rest: &str) -> anyhow::Result<Expect> {
+    let rest = rest.trim();
+    let inner = rest.strip_prefix('[').ok_or_else(|| anyhow!("expected [regex] after #?"))?;
+    let close = inner.rfind(']').ok_or_else(|| anyhow!("missing ] after #? ["))?;
+    let pattern = inner[..close].to_owned();
+    let tail = inner[close + 1..].trim();
+    let expected_failure = match tail {
+        "" => false,
+        "*" => true,
+        other => bail!("unexpected {other:?} after the expected answer"),
+    };
+    let regex = Regex::new(&format!("(?s)^(?:{pattern})$"))
+        .with_context(|| format!("invalid regex {pattern:?}"))?;
+    Ok(Expect { pattern, regex, expected_failure })
+}
+
+/// A running `nash htp` with a thread that reads its answers.
+struct Engine {
+    child: Child,
+    stdin: ChildStdin,
+    answers: Receiver<Option<String>>,
+}
+
+impl Engine {
+    fn start(nash: &Path, dir: &Path) -> anyhow::Result<Engine> {
+        let mut child = Command::new(nash)
+            .arg("htp")
+            .current_dir(dir)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .with_context(|| format!("cannot start {} htp", nash.display()))?;
+        let stdin = child.stdin.take().expect("piped stdin");
+        let stdout = child.stdout.take().expect("piped stdout");
+        let (tx, answers) = mpsc::channel();
+        std::thread::spawn(move || {
+            let mut reader = BufReader::new(stdout);
+            loop {
+                let answer = read_answer(&mut reader);
+                let end = answer.is_none();
+                if tx.send(answer).is_err() || end {
+                    return;
+                }
+            }
+        });
+        Ok(Engine { child, stdin, answers })
+    }
+
+    /// Sends one command; the answer as `Ok(text)` or `Err(text)` for `?` answers.
+    fn ask(
+        &mut self,
+        command: &str,
+        timeout: Option<Duration>,
+    ) -> anyhow::Result<Result<String, String>> {
+        writeln!(self.stdin, "{command}").context("engine closed its input")?;
+        self.stdin.flush()?;
+        let raw = match timeout {
+            Some(t) => match self.answers.recv_timeout(t) {
+                Ok(a) => a,
+                Err(RecvTimeoutError::Timeout) => bail!("no answer within {:.1}s", t.as_secs_f64()),
+                Err(RecvTimeoutError::Disconnected) => None,
+            },
+            None => self.answers.recv().ok().flatten(),
+        };
+        let raw = raw.ok_or_else(|| anyhow!("engine exited"))?;
+        parse_answer(&raw)
+    }
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        let _ = writeln!(self.stdin, "quit");
+        let _ = self.stdin.flush();
+        let deadline = Instant::now() + Duration::from_secs(2);
+        while Instant::now() < deadline {
+            if let Ok(Some(_)) = self.child.try_wait() {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Reads the lines of one answer up to the empty line that ends it; `None` at end of output.
+fn read_answer(reader: &mut impl BufRead) -> Option<String> {
+    let mut answer = String::new();
+    let mut line = String::new();
+    loop {
+        line.clear();
+        match reader.read_line(&mut line) {
+            Ok(0) | Err(_) => return (!answer.is_empty()).then_some(answer),
+            Ok(_) => {}
+        }
+        let text = line.trim_end_matches(['\n', '\r']);
+        if text.is_empty() {
+            if answer.is_empty() {
+                continue;
+            }
+            return Some(answer);
+        }
+        if !answer.is_empty() {
+            answer.push('\n');
+        }
+        answer.push_str(text);
+    }
+}
+
+/// Splits `=id text` / `?id text` into the status and the text.
+fn parse_answer(raw: &str) -> anyhow::Result<Result<String, String>> {
+    let mut chars = raw.chars();
+    let status = chars.next().ok_or_else(|| anyhow!("empty answer"))?;
+    let rest = chars.as_str().trim_start_matches(|c: char| c.is_ascii_digit());
+    let text = rest.strip_prefix(' ').unwrap_or(rest).trim().to_owned();
+    match status {
+        '=' => Ok(Ok(text)),
+        '?' => Ok(Err(text)),
+        _ => bail!("malformed answer {raw:?}"),
+    }
+}
+
+fn run_suite(
+    nash: &Path,
+    file: &Path,
+    timeout: Option<Duration>,
+    verbose: bool,
+    tally: &mut Tally,
+) -> anyhow::Result<()> {
+    let text =
+        std::fs::read_to_string(file).with_context(|| format!("cannot read {}", file.display()))?;
+    let entries = parse_suite(&text)?;
+    let path = file.canonicalize()?;
+    let dir = path.parent().unwrap_or(Path::new("."));
+    let mut engine = Engine::start(nash, dir)?;
+    let name = file.display();
+    for (k, entry) in entries.iter().enumerate() {
+        let t0 = Instant::now();
+        let answer = match engine.ask(&entry.command, timeout) {
+            Ok(a) => a,
+            Err(e) => {
+                // The engine is gone or stuck: every test left in the suite fails.
+                let left = entries[k..].iter().filter(|e| e.expect.is_some()).count();
+                println!("FAIL {name}:{} `{}`: {e:#}", entry.line, entry.command);
+                for rest in entries[k..].iter().filter(|e| e.expect.is_some()) {
+                    if rest.expect.as_ref().is_some_and(|x| x.expected_failure) {
+                        tally.expected_failures += 1;
+                    } else {
+                        tally.failed += 1;
+                    }
+                }
+                if left > 0 {
+                    println!("  {left} tests not run");
+                }
+                return Ok(());
+            }
+        };
+        let secs = t0.elapsed().as_secs_f64();
+        let Some(expect) = &entry.expect else { continue };
+        let shown = match &answer {
+            Ok(t) => t.clone(),
+            Err(t) if t.is_empty() => "?".to_owned(),
+            Err(t) => format!("? {t}"),
+        };
+        let ok = expect.regex.is_match(&shown);
+        match (ok, expect.expected_failure) {
+            (true, false) => tally.passed += 1,
+            (false, false) => tally.failed += 1,
+            (false, true) => tally.expected_failures += 1,
+            (true, true) => tally.unexpected_passes += 1,
+        }
+        if !ok && !expect.expected_failure {
+            println!("FAIL {name}:{} `{}` ({secs:.2}s)", entry.line, entry.command);
+            println!("  expected: [{}]", expect.pattern);
+            println!("  got:      {shown}");
+        } else if ok && expect.expected_failure {
+            println!("UNEXPECTED PASS {name}:{} `{}`: {shown}", entry.line, entry.command);
+        } else if verbose {
+            println!("ok   {name}:{} `{}` -> {shown} ({secs:.2}s)", entry.line, entry.command);
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn suites_parse_into_commands_and_tests() {
+        let suite = "# comment\nboardsize 6 7\n\nplay b a1\n11 dfs-solve-state w\n#? [white]\n\
+                     12 name\n#? [nash|x]*\n13 version\nundo\n";
+        let entries = parse_suite(suite).unwrap();
+        let cmds: Vec<_> = entries.iter().map(|e| e.command.as_str()).collect();
+        assert_eq!(
+            cmds,
+            ["boardsize 6 7", "play b a1", "11 dfs-solve-state w", "12 name", "13 version", "undo"]
+        );
+        let t = entries[2].expect.as_ref().unwrap();
+        assert!(t.regex.is_match("white") && !t.regex.is_match("white black"));
+        assert!(!t.expected_failure);
+        assert!(entries[3].expect.as_ref().unwrap().expected_failure);
+        assert!(entries[4].expect.is_none());
+        assert_eq!(entries[1].line, 4);
+    }
+
+    #[test]
+    fn answers_split_into_status_and_text() {
+        assert_eq!(parse_answer("=11 white").unwrap(), Ok("white".to_owned()));
+        assert_eq!(parse_answer("= ").unwrap(), Ok(String::new()));
+        assert_eq!(parse_answer("?3 unknown command").unwrap(), Err("unknown command".to_owned()));
+        assert_eq!(parse_answer("= \na\nb").unwrap(), Ok("a\nb".to_owned()));
+        assert!(parse_answer("x").is_err());
+        let mut r = "= a\nb\n\n=1 c\n\n".as_bytes();
+        assert_eq!(read_answer(&mut r).as_deref(), Some("= a\nb"));
+        assert_eq!(read_answer(&mut r).as_deref(), Some("=1 c"));
+        assert_eq!(read_answer(&mut r), None);
+    }
 }

@@ -1,1 +1,32 @@
-//! Hex Text Protocol engine.
+//! A Hex Text Protocol engine over the Nash solvers, for HexGui and Benzene-style regression
+//! suites.
+//!
+//! HTP is the Go Text Protocol (version 2) with Hex moves, as spoken by HexGui, Benzene (MoHex,
+//! Wolve) and KataHex. The engine reads command lines from any [`BufRead`](std::io::BufRead)
+//! and writes answers to any [`Write`](std::io::Write), so a session can run over standard
+//! input and output or in memory:
+//!
+//! ```
+//! let mut engine = nash_htp::Engine::new();
+//! let mut out = Vec::new();
+//! engine.run("boardsize 3\nplay b b2\n1 final_score\n".as_bytes(), &mut out).unwrap();
+//! assert_eq!(String::from_utf8(out).unwrap(), "= \n\n= \n\n?1 cannot score: the game is not over\n\n");
+//! ```
+//!
+//! The command reference is docs/htp.md.
+
+mod analysis;
+mod engine;
+mod error;
+pub mod heuristic;
+pub mod protocol;
+mod sgf;
+
+pub use engine::{Engine, SolverParams, COMMANDS, DEFAULT_SIZE, GENMOVE_SOLVE_TIME};
+pub use error::HtpError;
+pub use protocol::Command;
+
+/// Serves one session on `input` and `output` with a fresh engine.
+pub fn serve<R: std::io::BufRead, W: std::io::Write>(input: R, output: W) -> std::io::Result<()> {
+    Engine::new().run(input, output)
+}

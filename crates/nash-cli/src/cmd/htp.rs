@@ -1,15 +1,14 @@
-//! `nash htp`.
-
-use anyhow::bail;
+//! `nash htp`: a Hex Text Protocol engine on standard input and output.
 
 /// Arguments of `nash htp`.
 #[derive(Debug, clap::Args)]
-pub struct Args {
-    #[command(flatten)]
-    position: crate::input::PositionArgs,
-}
+pub struct Args {}
 
+/// Serves HTP on stdin/stdout until `quit` or the end of the input.
 pub fn run(args: Args) -> anyhow::Result<()> {
-    let _ = crate::input::load(&args.position)?;
-    bail!("nash htp is not available in this build")
+    let Args {} = args;
+    let stdin = std::io::stdin();
+    let stdout = std::io::stdout();
+    nash_htp::serve(stdin.lock(), stdout.lock())?;
+    Ok(())
 }

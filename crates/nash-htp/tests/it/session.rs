@@ -1,0 +1,215 @@
+//! Scripted sessions through the library: every answer checked exactly.
+
+use crate::{answers, check_session, transcript};
+
+const BOARD_3_AFTER_B2: &str =
+    "= \n   a  b  c\n1  .  .  .  1\n 2  .  B  .  2\n  3  .  .  .  3\n     a  b  c\nwhite to move";
+
+#[test]
+fn standard_commands_answer_as_gtp_asks() {
+    check_session(&[
+        ("protocol_version", "= 2"),
+        ("1 name", "=1 nash"),
+        ("2 known_command dfpn-solve-state", "=2 true"),
+        ("known_command param_solver_ice", "= false"),
+        ("boardsize 3", "= "),
+        ("play b b2", "= "),
+        ("showboard", BOARD_3_AFTER_B2),
+        ("all_legal_moves", "= a1 b1 c1 a2 c2 a3 b3 c3"),
+        ("undo", "= "),
+        ("undo", "? cannot undo: no move to take back"),
+        ("10 quit", "=10 "),
+    ]);
+}
+
+#[test]
+fn bad_input_answers_an_error_and_the_engine_goes_on() {
+    check_session(&[
+        ("boardsize 6", "= "),
+        ("frobnicate", "? unknown command"),
+        ("7 param_solver_ice find_permanently_inferior 0", "?7 unknown command"),
+        ("play", "? play expects a colour and a move, got \"\""),
+        ("play b", "? play expects a colour and a move, got \"b\""),
+        ("play red a1", "? invalid colour \"red\": expected b, black, w or white"),
+        (
+            "play b 1a",
+            "? invalid move \"1a\": expected a cell such as a1, swap-pieces, swap-sides, resign or pass",
+        ),
+        ("play b g1", "? cell g1 is not on the 6x6 board"),
+        ("play b a7", "? cell a7 is not on the 6x6 board"),
+        ("play b c3", "= "),
+        ("play w c3", "? cell c3 is already occupied"),
+        ("boardsize 0", "? invalid board size 0x0: columns and rows must be 1 to 19"),
+        ("boardsize 30", "? invalid board size 30x30: columns and rows must be 1 to 19"),
+        ("boardsize six", "? invalid number \"six\""),
+        ("boardsize 1 2 3", "? boardsize expects N or C R, got \"1 2 3\""),
+        ("showboard extra", "? showboard expects no arguments, got \"extra\""),
+        ("3", "?3 missing command name"),
+        ("time_left b x 0", "? invalid number \"x\""),
+        ("param_dfpn threads 0", "? invalid value \"0\" for threads: expected 1 to 256"),
+        ("param_dfpn colour blue", "? unknown parameter \"colour\""),
+        ("param_dfpn timelimit", "? param_dfpn expects no arguments, or a parameter name and a value, got \"timelimit\""),
+        ("final_score", "? cannot score: the game is not over"),
+        ("loadsgf", "? loadsgf expects a file name and an optional move number, got \"\""),
+        // The board survived all of that.
+        ("all_legal_moves", "= a1 b1 c1 d1 e1 f1 a2 b2 c2 d2 e2 f2 a3 b3 d3 e3 f3 a4 b4 c4 d4 e4 f4 a5 b5 c5 d5 e5 f5 a6 b6 c6 d6 e6 f6"),
+    ]);
+}
+
+#[test]
+fn rectangular_boards_take_columns_then_rows() {
+    check_session(&[
+        ("boardsize 3 2", "= "),
+        ("play b c2", "= "),
+        ("play w c3", "? cell c3 is not on the 3x2 board"),
+        ("play w d1", "? cell d1 is not on the 3x2 board"),
+        ("showboard", "= \n   a  b  c\n1  .  .  .  1\n 2  .  .  B  2\n    a  b  c\nwhite to move"),
+        ("play b swap-pieces", "? swap-pieces needs a square board"),
+    ]);
+}
+
+#[test]
+fn swaps_follow_the_hex_conventions() {
+    check_session(&[
+        ("boardsize 4", "= "),
+        ("play b b3", "= "),
+        // swap-pieces: the black stone becomes a white stone on its transpose, Black to move.
+        ("play w swap-pieces", "= "),
+        (
+            "showboard",
+            "= \n   a  b  c  d\n1  .  .  .  .  1\n 2  .  .  W  .  2\n  3  .  .  .  .  3\n   4  .  .  .  .  4\n      a  b  c  d\nblack to move",
+        ),
+        ("undo", "= "),
+        // swap-sides: stones unchanged, White to move.
+        ("play b swap-sides", "= "),
+        (
+            "showboard",
+            "= \n   a  b  c  d\n1  .  .  .  .  1\n 2  .  .  .  .  2\n  3  .  B  .  .  3\n   4  .  .  .  .  4\n      a  b  c  d\nwhite to move",
+        ),
+        ("play w a1", "= "),
+        ("play b swap-pieces", "? swap-pieces is only allowed as the second move, after a single black stone"),
+    ]);
+}
+
+#[test]
+fn finished_games_are_scored() {
+    check_session(&[
+        ("boardsize 2", "= "),
+        ("play b a1", "= "),
+        ("play w b1", "= "),
+        ("play b a2", "= "),
+        ("final_score", "= B+"),
+        ("dfpn-solve-state", "= black"),
+        ("dfs-solve-state white", "= black"),
+        ("dfpn-solver-find-winning w", "= "),
+        ("dfpn-solver-find-winning b", "= b2"),
+        ("all_legal_moves", "= "),
+        ("genmove w", "= resign"),
+    ]);
+}
+
+#[test]
+fn sgf_files_load_and_bad_ones_are_refused() {
+    let dir = std::env::temp_dir().join(format!("nash-htp-sgf-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let good = dir.join("game.sgf");
+    let bad = dir.join("bad.sgf");
+    std::fs::write(&good, "(;FF[4]GM[11]SZ[4:3];B[b2];W[c3];B[a1])").unwrap();
+    std::fs::write(&bad, "(;FF[4]GM[11]SZ[4];B[b2];W[").unwrap();
+    let g = good.display();
+    let b = bad.display();
+    let missing = dir.join("missing.sgf");
+    let script = format!(
+        "loadsgf {g}\nshowboard\nloadsgf {g} 3\nshowboard\nloadsgf {b}\nloadsgf {m}\nloadsgf {g} x\nshowboard\nundo\nundo\nundo\n",
+        m = missing.display()
+    );
+    let got = answers(&transcript(&script));
+    let board_after = |stones: [&str; 3], to_move: &str| {
+        format!(
+            "= \n   a  b  c  d\n1  {}  .  .  .  1\n 2  .  {}  .  .  2\n  3  .  .  {}  .  3\n     a  b  c  d\n{to_move} to move",
+            stones[0], stones[1], stones[2]
+        )
+    };
+    assert_eq!(got[0], "= ");
+    assert_eq!(got[1], board_after(["B", "B", "W"], "white"));
+    assert_eq!(got[2], "= ");
+    assert_eq!(got[3], board_after([".", "B", "W"], "black"));
+    assert!(got[4].starts_with(&format!("? cannot load \"{b}\": ")), "{}", got[4]);
+    assert!(!got[4].contains('\n'));
+    assert!(
+        got[5].starts_with(&format!("? cannot read \"{}\": ", missing.display())),
+        "{}",
+        got[5]
+    );
+    assert_eq!(got[6], "? invalid number \"x\"");
+    assert_eq!(got[7], got[3], "a failed load leaves the position alone");
+    assert_eq!(got[8..], ["= ", "= ", "? cannot undo: no move to take back"]);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn parameters_list_in_benzene_format_and_change() {
+    check_session(&[
+        ("param_dfpn", "= \n[string] threads 1\n[string] timelimit 0\n[string] tt_mib 256"),
+        ("param_dfpn timelimit 2.5", "= "),
+        ("param_dfpn tt_mib 64", "= "),
+        ("param_dfpn threads 2", "= "),
+        ("param_dfpn", "= \n[string] threads 2\n[string] timelimit 2.5\n[string] tt_mib 64"),
+        ("param_dfpn timelimit 0", "= "),
+        ("dfpn-clear-tt", "= "),
+    ]);
+}
+
+#[test]
+fn every_listed_command_is_known_and_implemented() {
+    let list = answers(&transcript("list_commands\n"));
+    let names: Vec<&str> = list[0].trim_start_matches("= ").lines().collect();
+    assert_eq!(names, nash_htp::COMMANDS);
+    for name in names {
+        let got =
+            answers(&transcript(&format!("boardsize 2\nknown_command {name}\n{name} x y z w\n")));
+        assert_eq!(got[1], "= true");
+        assert_ne!(got[2], "? unknown command", "{name} is listed but not implemented");
+    }
+    let analyze = answers(&transcript("hexgui-analyze_commands\n"));
+    for line in analyze[0].trim_start_matches("= ").lines() {
+        let parts: Vec<&str> = line.split('/').collect();
+        assert_eq!(parts.len(), 3, "type/label/command: {line}");
+        let command = parts[2].split_whitespace().next().unwrap();
+        assert!(
+            nash_htp::COMMANDS.contains(&command),
+            "{command} in the analyze menu is not a command"
+        );
+    }
+}
+
+#[test]
+fn genmove_plays_a_move_and_takes_a_win() {
+    // Black to move wins at once with b3 or a3 (b1 and b2 are Black's).
+    let got = answers(&transcript(
+        "boardsize 3\nplay b b1\nplay w a1\nplay b b2\nplay w a2\n1 genmove b\nfinal_score\n",
+    ));
+    assert!(got[5] == "=1 b3" || got[5] == "=1 a3", "{}", got[5]);
+    assert_eq!(got[6], "= B+");
+    // On an empty board the move lands on the board and is recorded.
+    let got = answers(&transcript("boardsize 5\ngenmove w\nall_legal_moves\nundo\nundo\n"));
+    let cell = got[1].trim_start_matches("= ");
+    assert!(!got[2].contains(cell), "{cell} still empty: {}", got[2]);
+    assert_eq!(got[3..], ["= ", "? cannot undo: no move to take back"]);
+}
+
+#[test]
+fn lines_without_a_command_get_no_answer() {
+    assert_eq!(transcript("\n   \n# comment only\n\t\n"), "");
+    assert_eq!(transcript("name # trailing comment\n"), "= nash\n\n");
+    // Invalid UTF-8 is replaced, not fatal.
+    let mut out = Vec::new();
+    nash_htp::Engine::new().run(&b"\xff\xfe name\nname\n"[..], &mut out).unwrap();
+    assert_eq!(String::from_utf8(out).unwrap(), "? unknown command\n\n= nash\n\n");
+}
+
+#[test]
+fn quit_ends_the_session() {
+    assert_eq!(transcript("quit\nname\n"), "= \n\n");
+    assert_eq!(transcript("5 quit\n"), "=5 \n\n");
+}
