@@ -11,6 +11,9 @@ use crate::{fits_small, Diagram, ParseDiagramError, MAX_SIDE};
 /// [`Bitboard`], larger ones (up to 19×19) the [`WideBitboard`].
 ///
 /// Use [`with_position!`](crate::with_position) to run generic code on either.
+// The variants differ in size, but positions are made once per command or search and then
+// used in place: boxing the wide one would cost an indirection on every access instead.
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub enum AnyPosition {
     /// Up to 11×11.
@@ -22,7 +25,9 @@ pub enum AnyPosition {
 impl AnyPosition {
     /// The empty board with `cols` columns and `rows` rows.
     pub fn new(cols: usize, rows: usize) -> Result<AnyPosition, BoardSizeError> {
-        if fits_small(cols, rows) {
+        if cols == 0 || rows == 0 {
+            Err(BoardSizeError { cols, rows, max: MAX_SIDE })
+        } else if fits_small(cols, rows) {
             Position::new(cols, rows).map(AnyPosition::Small)
         } else if cols <= MAX_SIDE && rows <= MAX_SIDE {
             Position::new(cols, rows).map(AnyPosition::Wide)
@@ -43,6 +48,10 @@ impl AnyPosition {
 
     /// The position a diagram shows.
     pub fn from_diagram(d: &Diagram) -> Result<AnyPosition, ParseDiagramError> {
+        if d.cols > MAX_SIDE || d.rows > MAX_SIDE {
+            let reason = BoardSizeError { cols: d.cols, rows: d.rows, max: MAX_SIDE }.to_string();
+            return Err(ParseDiagramError { line: 0, reason });
+        }
         if fits_small(d.cols, d.rows) {
             d.to_position().map(AnyPosition::Small)
         } else {

@@ -252,7 +252,8 @@ fn draw<B: BitSet>(bits: B, name: &str, f: &mut fmt::Formatter<'_>) -> fmt::Resu
         }
         writeln!(f)?;
     }
-    let edges: Vec<&str> = (bits & B::EDGES).iter().filter_map(|c| c.as_edge()).map(Edge::name).collect();
+    let edges: Vec<&str> =
+        (bits & B::EDGES).iter().filter_map(|c| c.as_edge()).map(Edge::name).collect();
     if !edges.is_empty() {
         writeln!(f, "  edges: {}", edges.join(" "))?;
     }
@@ -705,7 +706,11 @@ impl BitSet for WideBitboard {
     }
     #[inline]
     fn lowest_bit(self) -> Option<usize> {
-        self.0.iter().enumerate().find(|(_, w)| **w != 0).map(|(i, w)| i * 64 + w.trailing_zeros() as usize)
+        self.0
+            .iter()
+            .enumerate()
+            .find(|(_, w)| **w != 0)
+            .map(|(i, w)| i * 64 + w.trailing_zeros() as usize)
     }
     #[inline]
     fn without_lowest(mut self) -> WideBitboard {

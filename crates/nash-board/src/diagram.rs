@@ -20,12 +20,20 @@ use crate::position::Position;
 
 /// A diagram that does not describe a board.
 #[derive(Clone, PartialEq, Eq, Debug, thiserror::Error)]
-#[error("invalid board diagram, line {line}: {reason}")]
+#[error("invalid board diagram{}: {reason}", line_suffix(*.line))]
 pub struct ParseDiagramError {
     /// The line, from 1 (0 when the problem is the diagram as a whole).
     pub line: usize,
     /// What is wrong there.
     pub reason: String,
+}
+
+fn line_suffix(line: usize) -> String {
+    if line == 0 {
+        String::new()
+    } else {
+        format!(", line {line}")
+    }
 }
 
 /// Writes a diagram of `pos`, marking each cell with the character `mark` chooses (`.`, `B`,
@@ -87,12 +95,14 @@ impl FromStr for Diagram {
                 continue;
             }
             let lower = t.to_ascii_lowercase();
-            if let Some(who) = lower.strip_suffix("to move") {
+            if let Some(who) =
+                lower.strip_suffix("to move").or_else(|| lower.strip_suffix("to play"))
+            {
                 to_move = Some(who.trim().parse::<Color>().map_err(|e| err(e.to_string()))?);
                 continue;
             }
             if !t.starts_with(|c: char| c.is_ascii_digit()) {
-                if t.chars().all(|c| c.is_ascii_lowercase() || c.is_whitespace()) {
+                if t.chars().all(|c| c.is_ascii_alphabetic() || c.is_whitespace()) {
                     continue; // column letters
                 }
                 return Err(err(format!("unexpected text {t:?}")));
@@ -114,7 +124,9 @@ impl FromStr for Diagram {
                 for ch in tok.chars() {
                     match ch {
                         '.' | 'B' | 'W' | 'X' | 'O' | 'b' | 'w' | 'x' | 'o' => cells.push(ch),
-                        _ => return Err(err(format!("unexpected character {ch:?} in row {number}"))),
+                        _ => {
+                            return Err(err(format!("unexpected character {ch:?} in row {number}")))
+                        }
                     }
                 }
             }
@@ -150,11 +162,8 @@ impl FromStr for Diagram {
                 }
             }
         }
-        let to_move = to_move.unwrap_or(if black.len() > white.len() {
-            Color::White
-        } else {
-            Color::Black
-        });
+        let to_move =
+            to_move.unwrap_or(if black.len() > white.len() { Color::White } else { Color::Black });
         Ok(Diagram { cols: ncols, rows: nrows, black, white, to_move })
     }
 }

@@ -5,6 +5,7 @@ use std::fmt;
 use crate::bitboard::BitSet;
 use crate::cell::{Cell, Edge};
 use crate::color::Color;
+use crate::zobrist;
 
 /// A board size that this bitboard width cannot hold, or that is not a board at all.
 #[derive(Clone, PartialEq, Eq, Debug, thiserror::Error)]
@@ -91,8 +92,9 @@ pub struct Geometry<B> {
     neighbours: Box<[B]>,
     /// Per symmetry, the image of each bit index (as a bit index), for bits on this board.
     sym_bits: [Box<[u16]>; 4],
-    /// Per bit index, the cell's number in a 19-column numbering, for hashing across widths.
-    hash_index: Box<[u16]>,
+    /// Per `bit * 2 + colour`, the Zobrist key of that stone as seen through each symmetry
+    /// (zero for the symmetries the board lacks), so that hashing a stone is four xors.
+    stone_keys: Box<[[u64; 4]]>,
 }
 
 impl<B: BitSet> fmt::Debug for Geometry<B> {
@@ -157,11 +159,25 @@ impl<B: BitSet> Geometry<B> {
             }
             map
         });
+        // Cells are hashed by their number in a 19-column numbering, the same for every width.
         let mut hash_index = vec![u16::MAX; B::CAPACITY].into_boxed_slice();
         for c in cells {
             hash_index[B::bit_of(c)] = c.row() as u16 * 19 + c.col() as u16;
         }
-        Geometry { cols, rows, cells, edge_cells, neighbours, sym_bits, hash_index }
+        let mut stone_keys = vec![[0u64; 4]; B::CAPACITY * 2].into_boxed_slice();
+        let n = if square { 4 } else { 2 };
+        for c in cells {
+            let bit = B::bit_of(c);
+            for color in Color::ALL {
+                for (i, sym) in Symmetry::ALL[..n].iter().enumerate() {
+                    let image = sym_bits[*sym as usize][bit] as usize;
+                    let key =
+                        zobrist::STONE[sym.map_color(color).index()][hash_index[image] as usize];
+                    stone_keys[bit * 2 + color.index()][i] = key;
+                }
+            }
+        }
+        Geometry { cols, rows, cells, edge_cells, neighbours, sym_bits, stone_keys }
     }
 
     /// Number of columns (the width, between White's edges).
@@ -212,6 +228,41 @@ impl<B: BitSet> Geometry<B> {
         self.neighbours[bit]
     }
 
+    /// The cells of `within` connected to `from` through cells of `within` (a flood fill by
+    /// [`BitSet::dilate`]; edges in `from` are ignored, edge cells may seed it instead).
+    #[inline]
+    pub fn flood(&self, from: B, within: B) -> B {
+        let within = within & self.cells;
+        let mut reached = from & within;
+        loop {
+            let next = reached.dilate() & within;
+            if next == reached {
+                return reached;
+            }
+            reached = next;
+        }
+    }
+
+    /// Whether `stones` connect `color`'s two edges: one flood fill, for full boards and
+    /// reference checks (a [`Position`](crate::Position) tracks this incrementally).
+    #[inline]
+    pub fn connects(&self, stones: B, color: Color) -> bool {
+        let [a, b] = color.edges();
+        let start = self.edge_cells(a) & stones;
+        !start.is_empty() && self.flood(start, stones).intersects(self.edge_cells(b))
+    }
+
+    /// The winner of a completely filled board given Black's stones: Black if they connect
+    /// north and south, White otherwise (a full Hex board always has exactly one winner).
+    #[inline]
+    pub fn full_board_winner(&self, black: B) -> Color {
+        if self.connects(black, Color::Black) {
+            Color::Black
+        } else {
+            Color::White
+        }
+    }
+
     /// The symmetries this board has: two on rectangles, four on squares.
     pub fn symmetries(&self) -> &'static [Symmetry] {
         if self.is_square() {
@@ -242,14 +293,10 @@ impl<B: BitSet> Geometry<B> {
         out
     }
 
+    /// The keys of a stone of `color` on `bit` under each symmetry.
     #[inline]
-    pub(crate) fn sym_bit(&self, sym: Symmetry, bit: usize) -> usize {
-        self.sym_bits[sym as usize][bit] as usize
-    }
-
-    #[inline]
-    pub(crate) fn hash_index(&self, bit: usize) -> usize {
-        self.hash_index[bit] as usize
+    pub(crate) fn stone_keys(&self, bit: usize, color: Color) -> &[u64; 4] {
+        &self.stone_keys[bit * 2 + color.index()]
     }
 }
 

@@ -25,6 +25,7 @@ pub use diagram::{Diagram, ParseDiagramError};
 pub use geometry::{BoardSizeError, Geometry, Symmetry};
 pub use moves::{Move, MoveList, MoveListError, ParseMoveError};
 pub use position::{PlayError, Position};
+pub use sgf::{GameRecord, SgfError};
 
 /// The position type for boards up to 11×11.
 pub type SmallPosition = Position<Bitboard>;

@@ -43,7 +43,9 @@ impl fmt::Display for Move {
 
 /// Text that does not name a move.
 #[derive(Clone, PartialEq, Eq, Debug, thiserror::Error)]
-#[error("invalid move {input:?}: expected a cell such as a1, swap-pieces, swap-sides, resign or pass")]
+#[error(
+    "invalid move {input:?}: expected a cell such as a1, swap-pieces, swap-sides, resign or pass"
+)]
 pub struct ParseMoveError {
     /// The text that was given.
     pub input: String,

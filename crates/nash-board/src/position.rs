@@ -248,24 +248,33 @@ impl<B: BitSet> Position<B> {
         (self.transformed(sym), sym)
     }
 
-    /// Number of undoable steps played since the setup.
+    /// Number of undoable steps played since the setup: how many times [`Position::undo`]
+    /// succeeds from here.
     #[inline]
     pub fn num_steps(&self) -> usize {
-        self.steps.len() - self.base
+        // A swap-pieces step stands for the opening move too (it replaced it), and its undo
+        // brings the opening back: it counts twice. It can only be the first step.
+        let swapped =
+            matches!(self.steps.get(self.base).map(|s| s.kind), Some(StepKind::SwapPieces(_)));
+        self.steps.len() - self.base + usize::from(swapped)
     }
 
     /// The moves played since the setup, with their colours (fill-in steps are left out).
     pub fn history(&self) -> Vec<(Color, Move)> {
-        self.steps[self.base..]
-            .iter()
-            .filter_map(|s| match s.kind {
-                StepKind::Play(c, cell) => Some((c, Move::Cell(cell))),
-                StepKind::Pass(c) => Some((c, Move::Pass)),
-                StepKind::SwapPieces(_) => Some((Color::White, Move::SwapPieces)),
-                StepKind::SwapSides => Some((Color::White, Move::SwapSides)),
-                StepKind::Fill => None,
-            })
-            .collect()
+        let mut out = Vec::with_capacity(self.steps.len() - self.base + 1);
+        for s in &self.steps[self.base..] {
+            match s.kind {
+                StepKind::Play(c, cell) => out.push((c, Move::Cell(cell))),
+                StepKind::Pass(c) => out.push((c, Move::Pass)),
+                StepKind::SwapPieces(opening) => {
+                    out.push((Color::Black, Move::Cell(opening)));
+                    out.push((Color::White, Move::SwapPieces));
+                }
+                StepKind::SwapSides => out.push((Color::White, Move::SwapSides)),
+                StepKind::Fill => {}
+            }
+        }
+        out
     }
 
     fn check_cell(&self, cell: Cell) -> Result<(), PlayError> {
@@ -498,11 +507,9 @@ impl<B: BitSet> Position<B> {
 
     #[inline]
     fn hash_stone(&mut self, color: Color, bit: usize) {
-        let n = self.geom.symmetries().len();
-        for (i, sym) in Symmetry::ALL[..n].iter().enumerate() {
-            let image = self.geom.sym_bit(*sym, bit);
-            let c = sym.map_color(color);
-            self.hashes[i] ^= zobrist::STONE[c.index()][self.geom.hash_index(image)];
+        let keys = self.geom.stone_keys(bit, color);
+        for (h, k) in self.hashes.iter_mut().zip(keys) {
+            *h ^= k;
         }
     }
 
@@ -523,7 +530,8 @@ impl<B: BitSet> Position<B> {
         step.stones += 1;
         let [e1, e2] = color.edges();
         let own_edges = B::single(Cell::edge(e1)) | B::single(Cell::edge(e2));
-        let mut friends = self.geom.neighbours_of_bit(bit) & (self.stones[color.index()] | own_edges);
+        let mut friends =
+            self.geom.neighbours_of_bit(bit) & (self.stones[color.index()] | own_edges);
         while let Some(f) = friends.lowest_bit() {
             friends = friends.without_lowest();
             let (a, b) = (self.find(bit), self.find(f));

@@ -1,0 +1,118 @@
+//! Bitboard operations against a `BTreeSet<Cell>` model, for both widths.
+
+use std::collections::BTreeSet;
+
+use nash_board::{BitSet, Bitboard, Cell, Edge, WideBitboard};
+use proptest::prelude::*;
+
+use crate::common::hex_neighbours;
+
+type Model = BTreeSet<Cell>;
+
+/// A random set of cells of the `stride`×`stride` layout plus some edges.
+fn model(stride: usize) -> impl Strategy<Value = Model> {
+    let cells = prop::collection::vec((0..stride as u8, 0..stride as u8), 0..60);
+    let edges = prop::collection::vec(0..4usize, 0..4);
+    (cells, edges).prop_map(|(cells, edges)| {
+        let mut m: Model = cells.into_iter().map(|(c, r)| Cell::at(c, r)).collect();
+        m.extend(edges.into_iter().map(|e| Cell::edge(Edge::ALL[e])));
+        m
+    })
+}
+
+fn universe<B: BitSet>() -> Model {
+    let s = B::STRIDE as u8;
+    let mut u: Model = (0..s).flat_map(|r| (0..s).map(move |c| Cell::at(c, r))).collect();
+    u.extend(Edge::ALL.map(Cell::edge));
+    u
+}
+
+fn to_bits<B: BitSet>(m: &Model) -> B {
+    m.iter().copied().collect()
+}
+
+fn to_model<B: BitSet>(b: B) -> Model {
+    b.iter().collect()
+}
+
+/// The dilation by hand: each cell with its neighbours in the layout; edges dropped.
+fn dilate_model(m: &Model, stride: usize) -> Model {
+    let mut out = Model::new();
+    for c in m.iter().filter(|c| !c.is_edge()) {
+        out.insert(*c);
+        for (nc, nr) in hex_neighbours(c.col() as usize, c.row() as usize, stride, stride) {
+            out.insert(Cell::at(nc as u8, nr as u8));
+        }
+    }
+    out
+}
+
+fn check_ops<B: BitSet>(a: &Model, b: &Model, probe: Cell) -> Result<(), TestCaseError> {
+    let (x, y): (B, B) = (to_bits(a), to_bits(b));
+    prop_assert_eq!(to_model(x), a.clone());
+    prop_assert_eq!(to_model(x | y), a | b);
+    prop_assert_eq!(to_model(x & y), a & b);
+    prop_assert_eq!(to_model(x - y), a - b);
+    prop_assert_eq!(to_model(x ^ y), a ^ b);
+    prop_assert_eq!(to_model(!x), &universe::<B>() - a);
+    prop_assert_eq!(x.len(), a.len());
+    prop_assert_eq!(x.iter().len(), a.len());
+    prop_assert_eq!(x.is_empty(), a.is_empty());
+    prop_assert_eq!(x.first(), a.first().copied());
+    prop_assert_eq!(x.contains(probe), a.contains(&probe));
+    prop_assert_eq!(x.with(probe).contains(probe), true);
+    prop_assert_eq!(x.without(probe).contains(probe), false);
+    prop_assert_eq!(x.is_subset(y), a.is_subset(b));
+    prop_assert_eq!(x.intersects(y), !a.is_disjoint(b));
+    prop_assert_eq!(to_model(x.dilate()), dilate_model(a, B::STRIDE));
+    let mut z = x;
+    z |= y;
+    z -= x;
+    prop_assert_eq!(to_model(z), b - a);
+    // Iteration is in bit order, which is also the order of cells (row-major, then edges).
+    let order: Vec<Cell> = x.iter().collect();
+    prop_assert_eq!(order, a.iter().copied().collect::<Vec<_>>());
+    prop_assert_eq!(x.lowest_bit().map(B::cell_of), a.first().copied());
+    Ok(())
+}
+
+fn probe(stride: usize) -> impl Strategy<Value = Cell> {
+    prop_oneof![
+        (0..stride as u8, 0..stride as u8).prop_map(|(c, r)| Cell::at(c, r)),
+        (0..4usize).prop_map(|e| Cell::edge(Edge::ALL[e])),
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(200))]
+
+    #[test]
+    fn small_bitboard_matches_model(a in model(11), b in model(11), p in probe(11)) {
+        check_ops::<Bitboard>(&a, &b, p)?;
+    }
+
+    #[test]
+    fn wide_bitboard_matches_model(a in model(19), b in model(19), p in probe(19)) {
+        check_ops::<WideBitboard>(&a, &b, p)?;
+    }
+
+    #[test]
+    fn widths_agree_on_small_layouts(a in model(11)) {
+        // Cells of an 11x11 layout sit at different bits in the two widths, but the sets and
+        // their dilations within 11x11 are the same.
+        let small: Bitboard = to_bits(&a);
+        let wide: WideBitboard = to_bits(&a);
+        prop_assert_eq!(to_model(small), to_model(wide));
+        let area11: Model = universe::<Bitboard>().into_iter().filter(|c| !c.is_edge()).collect();
+        let wide_dilated: Model = &to_model(wide.dilate()) & &area11;
+        prop_assert_eq!(to_model(small.dilate()), wide_dilated);
+    }
+}
+
+#[test]
+fn debug_draws_the_rhombus() {
+    let b: Bitboard = nash_board::bitboard![a1 b2 north];
+    let text = format!("{b:?}");
+    assert!(text.starts_with("Bitboard {"), "{text}");
+    assert!(text.contains("edges: north"), "{text}");
+}
