@@ -1,0 +1,210 @@
+//! Patterns compiled for one board size: for every image of every pattern and every anchor
+//! cell where it fits, the bitboard masks of cells that must be empty, Black or White. Matching
+//! at an anchor is then three subset tests.
+
+use nash_board::{BitSet, Cell, Color, Geometry};
+
+use crate::pattern::{Kind, Pattern, PatternSet, Req};
+
+/// One pattern image placed at one anchor.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Entry<B> {
+    /// Cells that must be empty (targets and dominator included).
+    pub empty: B,
+    /// Cells that must hold Black stones.
+    pub black: B,
+    /// Cells that must hold White stones.
+    pub white: B,
+    /// The cells the claim is about.
+    pub targets: B,
+    /// The dominating cell (kind `dominated`), else empty.
+    pub dominator: B,
+    /// Index of the pattern in the compiled set's name table.
+    pub rule: u16,
+}
+
+impl<B: BitSet> Entry<B> {
+    /// Whether the entry matches a position given by its stones and empty cells.
+    #[inline]
+    pub fn matches(&self, black: B, white: B, empty: B) -> bool {
+        self.empty.is_subset(empty) && self.black.is_subset(black) && self.white.is_subset(white)
+    }
+}
+
+/// Entries grouped by anchor bit (compressed rows): the entries anchored at bit `i` are
+/// `entries[start[i]..start[i + 1]]`.
+#[derive(Clone, Debug)]
+pub(crate) struct Table<B> {
+    pub entries: Vec<Entry<B>>,
+    pub start: Vec<u32>,
+}
+
+impl<B: BitSet> Table<B> {
+    fn build(mut items: Vec<(usize, Entry<B>)>) -> Table<B> {
+        items.sort_by_key(|(bit, _)| *bit);
+        // Drop exact duplicates (images that coincide once placed), keeping the first rule.
+        let mut entries: Vec<Entry<B>> = Vec::with_capacity(items.len());
+        let mut start = vec![0u32; B::CAPACITY + 1];
+        let mut bit_start = 0;
+        let mut cur = usize::MAX;
+        for (bit, e) in items {
+            if bit != cur {
+                cur = bit;
+                bit_start = entries.len();
+            }
+            let dup = entries[bit_start..].iter().any(|o| {
+                o.empty == e.empty
+                    && o.black == e.black
+                    && o.white == e.white
+                    && o.targets == e.targets
+                    && o.dominator == e.dominator
+            });
+            if !dup {
+                entries.push(e);
+                start[bit + 1] += 1;
+            }
+        }
+        for i in 0..B::CAPACITY {
+            start[i + 1] += start[i];
+        }
+        Table { entries, start }
+    }
+
+    /// The entries anchored at `bit`.
+    #[inline]
+    pub fn at(&self, bit: usize) -> &[Entry<B>] {
+        &self.entries[self.start[bit] as usize..self.start[bit + 1] as usize]
+    }
+}
+
+/// Where a pattern offset lands relative to the board.
+enum Spot {
+    On(Cell),
+    /// Off the board beyond the edges of one colour.
+    Beyond(Color),
+    /// The position beyond both edges that touches an obtuse corner cell. That cell touches
+    /// both edges anyway, and the position touches no other cell, so the board is the same
+    /// whichever colour the position is given: it satisfies `b` and `w` alike.
+    Obtuse,
+    /// Further off the board beyond two edges: touches no cell; only `#` matches it.
+    Corner,
+}
+
+fn spot(cols: i32, rows: i32, c: i32, r: i32) -> Spot {
+    let out_r = r < 0 || r >= rows;
+    let out_c = c < 0 || c >= cols;
+    match (out_c, out_r) {
+        (false, false) => Spot::On(Cell::at(c as u8, r as u8)),
+        (false, true) => Spot::Beyond(Color::Black),
+        (true, false) => Spot::Beyond(Color::White),
+        (true, true) if (c, r) == (cols, -1) || (c, r) == (-1, rows) => Spot::Obtuse,
+        (true, true) => Spot::Corner,
+    }
+}
+
+/// Places a pattern image with its anchor (offset (0, 0)) on `anchor`, or `None` where it
+/// does not fit the board.
+pub(crate) fn place<B: BitSet>(
+    geom: &Geometry<B>,
+    p: &Pattern,
+    anchor: Cell,
+    rule: u16,
+) -> Option<Entry<B>> {
+    let (cols, rows) = (geom.cols() as i32, geom.rows() as i32);
+    let mut e = Entry {
+        empty: B::EMPTY,
+        black: B::EMPTY,
+        white: B::EMPTY,
+        targets: B::EMPTY,
+        dominator: B::EMPTY,
+        rule,
+    };
+    for pc in &p.cells {
+        let s = spot(
+            cols,
+            rows,
+            anchor.col() as i32 + pc.dc as i32,
+            anchor.row() as i32 + pc.dr as i32,
+        );
+        match (pc.req, s) {
+            (Req::OffBoard, Spot::On(_)) => return None,
+            (Req::OffBoard, _) => {}
+            (r, Spot::On(cell)) => match r {
+                Req::Empty => e.empty.insert(cell),
+                Req::Target => {
+                    e.empty.insert(cell);
+                    e.targets.insert(cell);
+                }
+                Req::Dominator => {
+                    e.empty.insert(cell);
+                    e.dominator.insert(cell);
+                }
+                Req::Stone(Color::Black) | Req::StoneOrEdge(Color::Black) => e.black.insert(cell),
+                Req::Stone(Color::White) | Req::StoneOrEdge(Color::White) => e.white.insert(cell),
+                Req::OffBoard => unreachable!("handled above"),
+            },
+            (Req::StoneOrEdge(c), Spot::Beyond(side)) if c == side => {}
+            (Req::StoneOrEdge(_), Spot::Obtuse) => {}
+            _ => return None,
+        }
+    }
+    Some(e)
+}
+
+/// The compiled tables of a pattern set for one board size.
+#[derive(Clone, Debug)]
+pub(crate) struct Compiled<B> {
+    /// Dead-cell patterns.
+    pub dead: Table<B>,
+    /// Captured-set patterns, per capturing colour.
+    pub captured: [Table<B>; 2],
+    /// Domination patterns, per colour of the dominated moves.
+    pub dominated: [Table<B>; 2],
+    /// Rule names, indexed by `Entry::rule`.
+    pub names: Vec<String>,
+}
+
+impl<B: BitSet> Compiled<B> {
+    /// Compiles every image of every pattern (and the dominations implied by captures) at
+    /// every anchor of the board.
+    pub fn new(geom: &Geometry<B>, set: &PatternSet, first_rule: u16) -> Compiled<B> {
+        let mut names = Vec::new();
+        let mut dead = Vec::new();
+        let mut captured = [Vec::new(), Vec::new()];
+        let mut dominated = [Vec::new(), Vec::new()];
+        let mut all: Vec<Pattern> = set.patterns.clone();
+        for p in &set.patterns {
+            all.extend(p.implied_dominations());
+        }
+        for p in &all {
+            let rule = first_rule + names.len() as u16;
+            names.push(p.name.clone());
+            for v in p.variants() {
+                for anchor in geom.cells() {
+                    let Some(e) = place(geom, &v, anchor, rule) else { continue };
+                    let item = (B::bit_of(anchor), e);
+                    match v.kind {
+                        Kind::Dead => dead.push(item),
+                        Kind::Captured(c) => captured[c.index()].push(item),
+                        Kind::Dominated(c) => dominated[c.index()].push(item),
+                    }
+                }
+            }
+        }
+        let [cb, cw] = captured;
+        let [db, dw] = dominated;
+        Compiled {
+            dead: Table::build(dead),
+            captured: [Table::build(cb), Table::build(cw)],
+            dominated: [Table::build(db), Table::build(dw)],
+            names,
+        }
+    }
+
+    /// Number of placed entries in all tables.
+    pub fn len(&self) -> usize {
+        self.dead.entries.len()
+            + self.captured.iter().map(|t| t.entries.len()).sum::<usize>()
+            + self.dominated.iter().map(|t| t.entries.len()).sum::<usize>()
+    }
+}

@@ -1,0 +1,415 @@
+//! The inferior cell engine: fill-in of dead and captured cells to a fixed point, then pruning
+//! of the player to move's vulnerable and dominated moves (002 §3.3 Theorem 6, §5.3).
+//!
+//! # What is sound, and what a solver may combine
+//!
+//! Let S be a position that nobody has won, P the player to move and Q the opponent.
+//!
+//! - **Fill-in.** Dead cells (filled with [`Config::dead_fill`]) and captured sets (filled with
+//!   the capturing colour) are filled one proven step at a time; each step keeps the value of
+//!   the position for both players to move, so the filled position S' has the value of S. Fill
+//!   never changes the side to move. A captured fill may complete a connection: then
+//!   [`Analysis::winner`] names the winner and there is nothing to search.
+//! - **Vulnerable moves.** P's move to `j` is vulnerable to `k` when a Q stone on `k` makes `j`
+//!   dead. Any set of vulnerable moves may be pruned together: if P wins S', P has a winning
+//!   move outside the set (induction on Q stones added: a Q reply on the killer turns a
+//!   vulnerable winning move into a win in a position with one more Q stone, and dead cells stay
+//!   dead as stones are added).
+//! - **Dominated moves.** P's move to `j` is dominated by `k` when P on `k` captures `j`; then
+//!   P on `k` is at least as good as P on `j`. A cell is pruned only in favour of a dominator
+//!   that is itself not pruned at that moment, so every pruned cell has a chain of dominators
+//!   ending at a candidate, and of two cells that dominate each other one always stays.
+//! - Therefore: if P wins S, some cell of [`Analysis::candidates`] wins S' **and** wins S (a
+//!   candidate is outside every filled set, and captured and dead sets stay so when P plays
+//!   elsewhere). If `candidates` is empty and `winner` is `None`, P loses.
+//!
+//! A solver must not prune again inside a restricted move set: after restricting the moves to
+//! a mustplay M, a cell of M may be dropped as dominated only if its dominator (see
+//! [`Analysis::dominator`]) is in M and kept, and as vulnerable only if the position it was
+//! derived from is the one being searched. Intersecting `candidates` with M is sound; so is
+//! keeping M's cells that are pruned here when their dominator lies outside M. The winning
+//! *set* of a position (every winning move) is not `candidates`: dominated, captured, dead and
+//! vulnerable cells can win too.
+
+use nash_board::{BitSet, BoardSizeError, Cell, Color, Geometry, Position};
+
+use crate::compile::{Compiled, Entry};
+use crate::graph::{self, Labels, Stones};
+use crate::pattern::PatternSet;
+
+/// Which analyses run. Every switch defaults to on.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Config {
+    /// Find dead cells (the neighbourhood test and the dead patterns) and fill them.
+    pub dead: bool,
+    /// Find captured sets with the capture patterns and fill them.
+    pub captured: bool,
+    /// Prune the player to move's moves dominated by a capture.
+    pub dominated: bool,
+    /// Prune the player to move's moves that an opponent reply would make dead.
+    pub vulnerable: bool,
+    /// Repeat fill-in until nothing changes; otherwise one pass.
+    pub iterate: bool,
+    /// The colour dead cells are filled with; `None` means the opponent of the player to move.
+    /// Either colour is sound.
+    pub dead_fill: Option<Color>,
+}
+
+impl Default for Config {
+    fn default() -> Config {
+        Config {
+            dead: true,
+            captured: true,
+            dominated: true,
+            vulnerable: true,
+            iterate: true,
+            dead_fill: None,
+        }
+    }
+}
+
+impl Config {
+    /// Everything off: the analysis changes nothing.
+    pub const NONE: Config = Config {
+        dead: false,
+        captured: false,
+        dominated: false,
+        vulnerable: false,
+        iterate: false,
+        dead_fill: None,
+    };
+}
+
+/// Rule number of the neighbourhood (clique) test for dead cells.
+pub const RULE_CLIQUE: u16 = 1;
+/// Rule number of the neighbourhood test with a hypothetical opponent stone (vulnerable).
+pub const RULE_VULNERABLE: u16 = 2;
+const FIRST_PATTERN_RULE: u16 = 3;
+
+/// The result of inferior cell analysis. It holds no heap memory: returning and copying it
+/// never allocates.
+#[derive(Clone, Copy, Debug)]
+pub struct Analysis<B: BitSet> {
+    /// The player to move (unchanged by fill-in).
+    pub to_move: Color,
+    /// Cells found dead and filled (with [`Config::dead_fill`]).
+    pub dead: B,
+    /// Cells filled as captured, per capturing colour (`[black, white]`).
+    pub captured: [B; 2],
+    /// Everything filled, per colour (`[black, white]`): dead and captured cells.
+    pub fill: [B; 2],
+    /// Moves of the player to move pruned as dominated (see [`Analysis::dominator`]).
+    pub dominated: B,
+    /// Moves of the player to move pruned as vulnerable (see [`Analysis::dominator`] for
+    /// the killing cell).
+    pub vulnerable: B,
+    /// The moves left to search: empty cells after fill-in that were not pruned.
+    pub candidates: B,
+    /// The winner once the fill is placed, if the position is decided.
+    pub winner: Option<Color>,
+    /// Fill-in passes run.
+    pub passes: u32,
+    reason: B::Table,
+    by: B::Table,
+}
+
+impl<B: BitSet> Analysis<B> {
+    fn empty(to_move: Color) -> Analysis<B> {
+        Analysis {
+            to_move,
+            dead: B::EMPTY,
+            captured: [B::EMPTY; 2],
+            fill: [B::EMPTY; 2],
+            dominated: B::EMPTY,
+            vulnerable: B::EMPTY,
+            candidates: B::EMPTY,
+            winner: None,
+            passes: 0,
+            reason: B::ZERO_TABLE,
+            by: B::ZERO_TABLE,
+        }
+    }
+
+    /// Every pruned move (dominated or vulnerable).
+    pub fn pruned(&self) -> B {
+        self.dominated | self.vulnerable
+    }
+
+    /// The rule that filled or pruned `cell` (a rule number for [`Ice::rule_name`]), if any.
+    pub fn rule(&self, cell: Cell) -> Option<u16> {
+        match self.reason.as_ref()[B::bit_of(cell)] {
+            0 => None,
+            r => Some(r),
+        }
+    }
+
+    /// For a dominated cell its dominator; for a vulnerable cell the opponent's killing cell.
+    pub fn dominator(&self, cell: Cell) -> Option<Cell> {
+        if !(self.dominated | self.vulnerable).contains(cell) {
+            return None;
+        }
+        Some(B::cell_of(self.by.as_ref()[B::bit_of(cell)] as usize))
+    }
+
+    /// Places the fill on `pos` (the position analysed): one [`Position::fill`] per colour that
+    /// has cells to fill, Black first. Returns the number of steps, which is the number of
+    /// [`Position::undo`] calls that restore `pos`. The side to move does not change.
+    pub fn apply_fill(&self, pos: &mut Position<B>) -> usize {
+        let mut steps = 0;
+        for c in Color::ALL {
+            if !self.fill[c.index()].is_empty() {
+                pos.fill(c, self.fill[c.index()]);
+                steps += 1;
+            }
+        }
+        steps
+    }
+
+    fn set_reason(&mut self, set: B, rule: u16) {
+        let r = self.reason.as_mut();
+        let mut m = set;
+        while let Some(b) = m.lowest_bit() {
+            m = m.without_lowest();
+            r[b] = rule;
+        }
+    }
+}
+
+/// What [`Ice::fill_in`] did to a position.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct FillReport<B> {
+    /// Cells filled per colour (`[black, white]`).
+    pub fill: [B; 2],
+    /// How many [`Position::undo`] calls restore the position (0, 1 or 2).
+    pub steps: usize,
+    /// The winner after the fill, if the position is decided.
+    pub winner: Option<Color>,
+}
+
+/// The inferior cell engine for one board size: the compiled patterns and the configuration.
+/// Build it once per board size and share it; analysing never allocates.
+#[derive(Clone, Debug)]
+pub struct Ice<B: BitSet> {
+    geom: &'static Geometry<B>,
+    config: Config,
+    compiled: Compiled<B>,
+}
+
+impl<B: BitSet> Ice<B> {
+    /// An engine for `geom` with a pattern set and a configuration.
+    pub fn new(geom: &'static Geometry<B>, patterns: &PatternSet, config: Config) -> Ice<B> {
+        Ice { geom, config, compiled: Compiled::new(geom, patterns, FIRST_PATTERN_RULE) }
+    }
+
+    /// An engine with the shipped patterns and the default configuration.
+    pub fn for_size(cols: usize, rows: usize) -> Result<Ice<B>, BoardSizeError> {
+        Ok(Ice::new(Geometry::get(cols, rows)?, &PatternSet::builtin(), Config::default()))
+    }
+
+    /// The board geometry this engine serves.
+    pub fn geometry(&self) -> &'static Geometry<B> {
+        self.geom
+    }
+
+    /// The configuration.
+    pub fn config(&self) -> Config {
+        self.config
+    }
+
+    /// Number of compiled pattern placements.
+    pub fn placements(&self) -> usize {
+        self.compiled.len()
+    }
+
+    /// The name of a rule number from [`Analysis::rule`].
+    pub fn rule_name(&self, rule: u16) -> &str {
+        match rule {
+            RULE_CLIQUE => "neighbourhood-clique",
+            RULE_VULNERABLE => "vulnerable-clique",
+            r => self
+                .compiled
+                .names
+                .get((r - FIRST_PATTERN_RULE) as usize)
+                .map_or("unknown", String::as_str),
+        }
+    }
+
+    /// Analyses `pos` without changing it: fill-in to a fixed point on a copy of its stones,
+    /// then pruning for the player to move in the filled position.
+    ///
+    /// # Panics
+    /// If `pos` is on a board of another size than the engine's.
+    pub fn analyse(&self, pos: &Position<B>) -> Analysis<B> {
+        assert!(
+            std::ptr::eq(pos.geometry(), self.geom),
+            "position and engine differ in board size"
+        );
+        let mut a = Analysis::empty(pos.to_move());
+        if let Some(w) = pos.winner() {
+            a.winner = Some(w);
+            return a;
+        }
+        let mut st = Stones { black: pos.black(), white: pos.white(), empty: pos.empty_cells() };
+        let mut labels = [Labels::new(), Labels::new()];
+        self.fill_loop(&mut st, &mut labels, &mut a);
+        if a.winner.is_none() {
+            self.prune(&st, &mut labels, &mut a);
+        }
+        a
+    }
+
+    /// Fills the dead and captured cells of `pos` to a fixed point, with one
+    /// [`Position::fill`] per colour that has cells to fill (Black first); the report says
+    /// how many [`Position::undo`] calls restore the position. The side to move never changes.
+    pub fn fill_in(&self, pos: &mut Position<B>) -> FillReport<B> {
+        assert!(
+            std::ptr::eq(pos.geometry(), self.geom),
+            "position and engine differ in board size"
+        );
+        let mut a = Analysis::empty(pos.to_move());
+        if pos.winner().is_none() {
+            let mut st =
+                Stones { black: pos.black(), white: pos.white(), empty: pos.empty_cells() };
+            let mut labels = [Labels::new(), Labels::new()];
+            self.fill_loop(&mut st, &mut labels, &mut a);
+        }
+        let steps = a.apply_fill(pos);
+        FillReport { fill: a.fill, steps, winner: pos.winner() }
+    }
+
+    fn fill_loop(&self, st: &mut Stones<B>, labels: &mut [Labels<B>; 2], a: &mut Analysis<B>) {
+        let geom = self.geom;
+        let cfg = self.config;
+        if !cfg.dead && !cfg.captured {
+            return;
+        }
+        let dead_color = cfg.dead_fill.unwrap_or(!a.to_move);
+        loop {
+            a.passes += 1;
+            let mut changed = false;
+            if cfg.dead {
+                for c in Color::ALL {
+                    labels[c.index()].compute(geom, st.of(c), c);
+                }
+                let mut dead = B::EMPTY;
+                let mut m = st.empty;
+                while let Some(j) = m.lowest_bit() {
+                    m = m.without_lowest();
+                    if graph::clique(geom, st, &labels[0], Color::Black, j, B::EMPTY, None)
+                        && graph::clique(geom, st, &labels[1], Color::White, j, B::EMPTY, None)
+                    {
+                        dead |= B::from_bit(j);
+                    }
+                }
+                a.set_reason(dead, RULE_CLIQUE);
+                // Dead patterns are matched before the fill: a cell dead now stays dead.
+                let mut m = st.empty;
+                while let Some(j) = m.lowest_bit() {
+                    m = m.without_lowest();
+                    for e in self.compiled.dead.at(j) {
+                        if e.matches(st.black, st.white, st.empty) {
+                            let new = e.targets - dead;
+                            a.set_reason(new, e.rule);
+                            dead |= new;
+                        }
+                    }
+                }
+                if !dead.is_empty() {
+                    st.fill(dead_color, dead);
+                    a.dead |= dead;
+                    a.fill[dead_color.index()] |= dead;
+                    changed = true;
+                }
+            }
+            if cfg.captured {
+                let mut filled = false;
+                for c in Color::ALL {
+                    let table = &self.compiled.captured[c.index()];
+                    let mut m = st.empty;
+                    while let Some(j) = m.lowest_bit() {
+                        m = m.without_lowest();
+                        for e in table.at(j) {
+                            // Matched against the current stones: each fill is its own step.
+                            if e.matches(st.black, st.white, st.empty) {
+                                self.fill_captured(st, a, c, e);
+                                changed = true;
+                                filled = true;
+                            }
+                        }
+                    }
+                }
+                if filled {
+                    for c in Color::ALL {
+                        if graph::connects(geom, st.of(c), c) {
+                            a.winner = Some(c);
+                            return;
+                        }
+                    }
+                }
+            }
+            if !changed || !cfg.iterate {
+                return;
+            }
+        }
+    }
+
+    #[inline]
+    fn fill_captured(&self, st: &mut Stones<B>, a: &mut Analysis<B>, c: Color, e: &Entry<B>) {
+        st.fill(c, e.targets);
+        a.captured[c.index()] |= e.targets;
+        a.fill[c.index()] |= e.targets;
+        a.set_reason(e.targets, e.rule);
+    }
+
+    fn prune(&self, st: &Stones<B>, labels: &mut [Labels<B>; 2], a: &mut Analysis<B>) {
+        let geom = self.geom;
+        let p = a.to_move;
+        let q = !p;
+        let mut pruned = B::EMPTY;
+        if self.config.vulnerable {
+            for c in Color::ALL {
+                labels[c.index()].compute(geom, st.of(c), c);
+            }
+            let mut m = st.empty;
+            while let Some(j) = m.lowest_bit() {
+                m = m.without_lowest();
+                let mut ks = geom.neighbours_of_bit(j) & st.empty;
+                while let Some(k) = ks.lowest_bit() {
+                    ks = ks.without_lowest();
+                    let kb = B::from_bit(k);
+                    if graph::clique(geom, st, &labels[p.index()], p, j, kb, None)
+                        && graph::clique(geom, st, &labels[q.index()], q, j, B::EMPTY, Some(k))
+                    {
+                        pruned |= B::from_bit(j);
+                        a.reason.as_mut()[j] = RULE_VULNERABLE;
+                        a.by.as_mut()[j] = k as u16;
+                        break;
+                    }
+                }
+            }
+            a.vulnerable = pruned;
+        }
+        if self.config.dominated {
+            let table = &self.compiled.dominated[p.index()];
+            let mut m = st.empty;
+            while let Some(j) = m.lowest_bit() {
+                m = m.without_lowest();
+                for e in table.at(j) {
+                    if e.dominator.intersects(pruned) || !e.matches(st.black, st.white, st.empty) {
+                        continue;
+                    }
+                    let Some(k) = e.dominator.lowest_bit() else { continue };
+                    let mut t = e.targets - pruned;
+                    while let Some(b) = t.lowest_bit() {
+                        t = t.without_lowest();
+                        pruned |= B::from_bit(b);
+                        a.dominated |= B::from_bit(b);
+                        a.reason.as_mut()[b] = e.rule;
+                        a.by.as_mut()[b] = k as u16;
+                    }
+                }
+            }
+        }
+        a.candidates = st.empty - pruned;
+    }
+}
