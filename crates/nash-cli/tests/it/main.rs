@@ -1,1 +1,3 @@
-//! Integration tests for the nash command.
+//! Integration tests for the nash command: they run the built binary.
+
+mod show;

@@ -1,0 +1,150 @@
+//! `nash show` on good and bad inputs: move lists, SGF files and text, diagrams.
+
+use std::path::PathBuf;
+use std::process::Command;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+/// What a run of `nash` gave.
+struct Run {
+    code: i32,
+    stdout: String,
+    stderr: String,
+}
+
+fn nash(args: &[&str]) -> Run {
+    let out = Command::new(env!("CARGO_BIN_EXE_nash")).args(args).output().expect("nash runs");
+    Run {
+        code: out.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    }
+}
+
+/// A file with these contents in a fresh temporary directory.
+fn temp_file(name: &str, contents: &str) -> PathBuf {
+    static COUNTER: AtomicUsize = AtomicUsize::new(0);
+    let n = COUNTER.fetch_add(1, Ordering::Relaxed);
+    let dir = std::env::temp_dir().join(format!("nash-show-{}-{n}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(name);
+    std::fs::write(&path, contents).unwrap();
+    path
+}
+
+/// Succeeds and prints exactly `expected` (a diagram, or SGF).
+fn check_ok(args: &[&str], expected: &str) {
+    let r = nash(args);
+    assert_eq!(r.code, 0, "nash {args:?} failed: {}", r.stderr);
+    assert_eq!(r.stdout.trim_end(), expected.trim_end(), "nash {args:?}");
+    assert!(r.stderr.is_empty(), "nash {args:?} wrote to stderr: {}", r.stderr);
+}
+
+/// Fails with a non-zero code and one line on stderr that contains `expected`.
+fn check_err(args: &[&str], expected: &str) {
+    let r = nash(args);
+    assert_ne!(r.code, 0, "nash {args:?} should fail, printed {}", r.stdout);
+    assert_eq!(r.stderr.lines().count(), 1, "nash {args:?}: stderr is not one line: {}", r.stderr);
+    assert!(r.stderr.contains(expected), "nash {args:?}: {} lacks {expected:?}", r.stderr);
+    assert!(r.stdout.is_empty(), "nash {args:?} printed {}", r.stdout);
+}
+
+const THREE_BY_TWO: &str = "   a  b  c
+1  B  .  .  1
+ 2  .  W  .  2
+    a  b  c
+black to move";
+
+#[test]
+fn move_lists() {
+    check_ok(&["show", "a1 b2", "--size", "3x2"], THREE_BY_TWO);
+    check_ok(&["show", "a1,b2", "-s", "3:2"], THREE_BY_TWO);
+    check_ok(&["show", "a1 b2 c1", "--size", "3x2", "--move", "2"], THREE_BY_TWO);
+    check_ok(
+        &["show", "b1 swap-pieces", "--size", "2"],
+        "   a  b\n1  .  .  1\n 2  W  .  2\n    a  b\nblack to move",
+    );
+    check_ok(&["show", "-", "--size", "1"], "   a\n1  .  1\n   a\nblack to move");
+    // The default position is a 6x6 opening.
+    let r = nash(&["show"]);
+    assert_eq!(r.code, 0);
+    assert!(r.stdout.contains(" 4  .  .  B"), "{}", r.stdout);
+}
+
+#[test]
+fn sgf_files_and_text() {
+    let game = "(;FF[4]GM[11]SZ[3:2]PB[a]PW[b];B[a1];W[b2];B[c1])";
+    let path = temp_file("game.sgf", game);
+    let path = path.to_str().unwrap();
+    check_ok(&["show", path, "--move", "2"], THREE_BY_TWO);
+    check_ok(&["show", game, "--move", "2"], THREE_BY_TWO);
+    let r = nash(&["show", path]);
+    assert!(r.stdout.contains("1  B  .  B  1"), "{}", r.stdout);
+    assert!(r.stdout.ends_with("white to move\n"), "{}", r.stdout);
+    // An SGF file without the .sgf extension is recognised by its contents.
+    let other = temp_file("game.txt", game);
+    check_ok(&["show", other.to_str().unwrap(), "--move", "2"], THREE_BY_TWO);
+    // Little Golem's dialect.
+    let lg = temp_file("lg.sgf", "(;FF[4]SZ[4]SO[http://www.littlegolem.com];W[cd];B[swap];W[aa])");
+    let r = nash(&["show", lg.to_str().unwrap()]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stdout.contains("1  B  .  .  .  1") && r.stdout.contains("3  .  .  .  W  3"));
+    // And back out as SGF.
+    check_ok(
+        &["show", path, "--move", "2", "--sgf"],
+        "(;FF[4]GM[11]SZ[3:2]AP[Nash:0.1.0]\n;B[a1];W[b2])",
+    );
+}
+
+#[test]
+fn diagrams() {
+    let path = temp_file("pos.txt", THREE_BY_TWO);
+    check_ok(&["show", path.to_str().unwrap()], THREE_BY_TWO);
+    check_ok(&["show", THREE_BY_TWO], THREE_BY_TWO);
+    check_ok(
+        &["show", "1 . B\n2 W .\n"],
+        "   a  b\n1  .  B  1\n 2  W  .  2\n    a  b\nblack to move",
+    );
+}
+
+#[test]
+fn bad_inputs_fail_with_one_line() {
+    check_err(&["show", "a1 zz"], "invalid move \"zz\"");
+    check_err(&["show", "a1 g1"], "move 2 (g1): cell g1 is not on the 6x6 board");
+    check_err(&["show", "a1 b1 a1"], "move 3 (a1): cell a1 is already occupied");
+    check_err(&["show", "a1", "--size", "0"], "invalid board size 0x0");
+    check_err(&["show", "a1", "--size", "20"], "invalid board size 20x20");
+    check_err(&["show", "a1", "--size", "7xq"], "invalid board size \"7xq\"");
+    check_err(&["show", "missing.sgf"], "cannot read missing.sgf");
+    check_err(&["show", "(;SZ[3];B[a1]"], "sgf syntax error at line 1, column 14");
+    check_err(
+        &["show", "(;SZ[3];B[a1];W[a1])"],
+        "sgf move 2 (white a1): cell a1 is already occupied",
+    );
+    let bad = temp_file("bad.sgf", "(;GM[11]SZ[4]\n;B[a1]\n;W[e9])");
+    let bad = bad.to_str().unwrap();
+    check_err(
+        &["show", bad],
+        &format!("{bad}: sgf property W[e9]: cell e9 is not on the 4x4 board"),
+    );
+    let torn = temp_file("torn.sgf", "(;GM[11]SZ[4]\n;B[a1\n");
+    check_err(&["show", torn.to_str().unwrap()], "value of property B is not closed");
+    let diagram = temp_file("bad.txt", "1 . .\n2 . Q\n");
+    check_err(&["show", diagram.to_str().unwrap()], "line 2: unexpected character 'Q' in row 2");
+    check_err(&["show", "1 . .\n3 . .\n"], "expected row 2, found row 3");
+    check_err(&["show", "a1", "--move", "x"], "--move");
+    check_err(&["show", "a1", "--bogus"], "--bogus");
+}
+
+#[test]
+fn help_lists_every_subcommand() {
+    let r = nash(&["--help"]);
+    assert_eq!(r.code, 0);
+    for sub in ["show", "solve", "winning", "htp"] {
+        assert!(r.stdout.contains(sub), "--help lacks {sub}: {}", r.stdout);
+    }
+    let r = nash(&["show", "--help"]);
+    assert_eq!(r.code, 0);
+    assert!(
+        r.stdout.contains("--move") && r.stdout.contains("--size") && r.stdout.contains("--sgf")
+    );
+}
