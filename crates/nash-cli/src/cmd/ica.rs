@@ -1,15 +1,56 @@
-//! `nash ica`.
+//! `nash ica`: inferior cell analysis of a position, as a marked board diagram and a list of
+//! findings, or as JSON.
 
-use anyhow::bail;
+use anyhow::Context;
+use nash_board::{BitSet, Color, Position};
+use nash_patterns::{Config, Ice, PatternSet, Report};
 
 /// Arguments of `nash ica`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
     #[command(flatten)]
     position: crate::input::PositionArgs,
+    /// Print the report as JSON.
+    #[arg(long)]
+    json: bool,
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
-    let _ = crate::input::load(&args.position)?;
-    bail!("nash ica is not available in this build")
+    let pos = crate::input::load(&args.position)?;
+    nash_board::with_position!(&pos, p => analyse(p, args.json))
+}
+
+fn analyse<B: BitSet>(pos: &Position<B>, json: bool) -> anyhow::Result<()> {
+    let ice = Ice::new(pos.geometry(), &PatternSet::builtin(), Config::default());
+    let a = ice.analyse(pos);
+    let report = Report::new(&ice, &a);
+    if json {
+        println!("{}", serde_json::to_string_pretty(&report).context("cannot write JSON")?);
+        return Ok(());
+    }
+    let mark = |c| match pos.color_at(c) {
+        Some(Color::Black) => 'B',
+        Some(Color::White) => 'W',
+        None if a.dead.contains(c) => 'x',
+        None if a.captured[0].contains(c) => 'b',
+        None if a.captured[1].contains(c) => 'w',
+        None if a.dominated.contains(c) => 'd',
+        None if a.vulnerable.contains(c) => 'v',
+        None => '.',
+    };
+    let mut text = String::new();
+    nash_board::diagram::write_diagram(&mut text, pos, &mark).context("cannot draw the board")?;
+    println!("{text}");
+    println!("x dead, b/w captured by black/white (filled), d dominated, v vulnerable (pruned)");
+    if let Some(w) = &report.winner {
+        println!("after fill-in {w} has won");
+    }
+    for f in &report.findings {
+        match &f.by {
+            Some(by) => println!("{:<5} {:<15} {} (by {by})", f.cell, f.class, f.rule),
+            None => println!("{:<5} {:<15} {}", f.cell, f.class, f.rule),
+        }
+    }
+    println!("candidates ({}): {}", report.candidates.len(), report.candidates.join(" "));
+    Ok(())
 }
