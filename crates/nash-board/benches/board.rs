@@ -7,7 +7,7 @@ use criterion::measurement::WallTime;
 use criterion::{criterion_group, criterion_main, BenchmarkGroup, Criterion, Throughput};
 use nash_board::{BitSet, Bitboard, Cell, Position, WideBitboard};
 use rand::rngs::SmallRng;
-use rand::{Rng, SeedableRng};
+use rand::{Rng, RngCore, SeedableRng};
 
 /// The board's cells in a random order (Fisher–Yates on a reused buffer).
 fn shuffle(rng: &mut SmallRng, cells: &mut [Cell]) {
@@ -89,11 +89,68 @@ fn winner_after_move(c: &mut Criterion) {
     g.finish();
 }
 
+/// A uniformly random set of exactly `count` of the `n` cells in `cells` (bits `0..n` of the
+/// layout words): random bits, then random members removed or non-members added until the count
+/// is right. By symmetry the result is uniform over all `count`-subsets, the distribution of
+/// Black's stones when random alternate play fills the board. It needs a few dozen random words
+/// where a shuffle needs one per cell.
+fn random_subset<const W: usize>(
+    rng: &mut SmallRng,
+    cells: [u64; W],
+    n: usize,
+    count: usize,
+) -> [u64; W] {
+    let mut words = [0u64; W];
+    let mut len = 0;
+    for (w, c) in words.iter_mut().zip(cells) {
+        *w = rng.next_u64() & c;
+        len += w.count_ones() as usize;
+    }
+    while len != count {
+        // A random cell; fix it if it is on the wrong side, otherwise draw again.
+        let bit = (rng.next_u32() as u64 * n as u64 >> 32) as usize;
+        let (i, mask) = (bit / 64, 1u64 << (bit % 64));
+        if cells[i] & mask == 0 {
+            continue;
+        }
+        let set = words[i] & mask != 0;
+        if set && len > count {
+            words[i] ^= mask;
+            len -= 1;
+        } else if !set && len < count {
+            words[i] ^= mask;
+            len += 1;
+        }
+    }
+    words
+}
+
 /// Random playouts: a random filling of the board (Black gets the first half of a shuffle,
 /// rounded up, as alternate random play from the empty board would give him), then the winner.
 fn playouts(c: &mut Criterion) {
     let mut g = c.benchmark_group("playout");
     g.throughput(Throughput::Elements(1));
+    // The fastest honest playout: a random full board straight from random bits, then one
+    // flood fill decides the winner.
+    let mut rng = SmallRng::seed_from_u64(5);
+    let geom = Position::<Bitboard>::square(11).expect("board size").geometry();
+    let area = geom.cells().0;
+    let words = [area as u64, (area >> 64) as u64];
+    g.bench_function("11x11_random_bits_and_flood", |b| {
+        b.iter(|| {
+            let w = random_subset(&mut rng, words, 121, 61);
+            let black = Bitboard(w[0] as u128 | (w[1] as u128) << 64);
+            black_box(geom.full_board_winner(black))
+        })
+    });
+    let geom = Position::<WideBitboard>::square(19).expect("board size").geometry();
+    let area = geom.cells().0;
+    g.bench_function("19x19_random_bits_and_flood", |b| {
+        b.iter(|| {
+            let black = WideBitboard(random_subset(&mut rng, area, 361, 181));
+            black_box(geom.full_board_winner(black))
+        })
+    });
     playouts_on::<Bitboard>(&mut g, 11);
     playouts_on::<WideBitboard>(&mut g, 19);
     g.finish();

@@ -248,8 +248,18 @@ impl<B: BitSet> Geometry<B> {
     #[inline]
     pub fn connects(&self, stones: B, color: Color) -> bool {
         let [a, b] = color.edges();
-        let start = self.edge_cells(a) & stones;
-        !start.is_empty() && self.flood(start, stones).intersects(self.edge_cells(b))
+        let within = stones & self.cells;
+        let target = self.edge_cells(b);
+        let mut reached = self.edge_cells(a) & within;
+        // The flood stops as soon as it touches the far edge.
+        while !reached.intersects(target) {
+            let next = reached.dilate() & within;
+            if next == reached {
+                return false;
+            }
+            reached = next;
+        }
+        true
     }
 
     /// The winner of a completely filled board given Black's stones: Black if they connect
