@@ -114,10 +114,14 @@ impl FromStr for Diagram {
             }
             let body = t[digits.len()..].replace('\\', " ");
             let mut cells = Vec::new();
-            for tok in body.split_whitespace() {
+            let mut tokens = body.split_whitespace();
+            while let Some(tok) = tokens.next() {
                 if tok.chars().all(|c| c.is_ascii_digit()) {
                     if tok != digits {
                         return Err(err(format!("row {number} ends with the number {tok}")));
+                    }
+                    if let Some(extra) = tokens.next() {
+                        return Err(err(format!("unexpected {extra:?} after row {number}")));
                     }
                     break;
                 }

@@ -45,6 +45,8 @@ struct Step {
     kind: StepKind,
     prev_to_move: Color,
     prev_winner: Option<Color>,
+    /// The hashes before the step: undo restores them instead of recomputing.
+    prev_hashes: [u64; 4],
     stones: u16,
     unions: u16,
 }
@@ -300,10 +302,21 @@ impl<B: BitSet> Position<B> {
         let prev = self.to_move;
         self.set_to_move(color);
         self.play_unchecked(cell);
-        if let Some(s) = self.steps.last_mut() {
-            s.prev_to_move = prev;
-        }
+        self.record_prev_to_move(prev);
         Ok(())
+    }
+
+    /// Makes the last step's undo restore `prev` as the side to move (and the hashes that go
+    /// with it), for moves made out of turn.
+    fn record_prev_to_move(&mut self, prev: Color) {
+        if let Some(s) = self.steps.last_mut() {
+            if s.prev_to_move != prev {
+                s.prev_to_move = prev;
+                for h in &mut s.prev_hashes {
+                    *h ^= zobrist::WHITE_TO_MOVE;
+                }
+            }
+        }
     }
 
     /// Plays the side to move on `cell`, which the caller knows to be an empty cell of the board
@@ -380,11 +393,7 @@ impl<B: BitSet> Position<B> {
                 self.set_to_move(color);
                 let r = self.apply(mv);
                 match r {
-                    Ok(()) => {
-                        if let Some(s) = self.steps.last_mut() {
-                            s.prev_to_move = prev;
-                        }
-                    }
+                    Ok(()) => self.record_prev_to_move(prev),
                     Err(_) => self.set_to_move(prev),
                 }
                 r
@@ -447,10 +456,10 @@ impl<B: BitSet> Position<B> {
             let entry = self.placed.pop().expect("stone log matches steps");
             let bit = (entry & 0x7fff) as usize;
             let color = if entry & 0x8000 != 0 { Color::White } else { Color::Black };
-            self.stones[color.index()] ^= B::from_bit(bit);
-            self.hash_stone(color, bit);
+            self.stones[color.index()].toggle_bit(bit);
         }
-        self.set_to_move(step.prev_to_move);
+        self.hashes = step.prev_hashes;
+        self.to_move = step.prev_to_move;
         self.winner = step.prev_winner;
         if let StepKind::SwapPieces(cell) = step.kind {
             // Restore the black opening that the swap took over.
@@ -494,7 +503,14 @@ impl<B: BitSet> Position<B> {
     }
 
     fn begin(&self, kind: StepKind) -> Step {
-        Step { kind, prev_to_move: self.to_move, prev_winner: self.winner, stones: 0, unions: 0 }
+        Step {
+            kind,
+            prev_to_move: self.to_move,
+            prev_winner: self.winner,
+            prev_hashes: self.hashes,
+            stones: 0,
+            unions: 0,
+        }
     }
 
     #[inline]
@@ -524,7 +540,7 @@ impl<B: BitSet> Position<B> {
 
     #[inline]
     fn put(&mut self, color: Color, bit: usize, step: &mut Step) {
-        self.stones[color.index()] |= B::from_bit(bit);
+        self.stones[color.index()].set_bit(bit);
         self.hash_stone(color, bit);
         self.placed.push(bit as u16 | if color == Color::White { 0x8000 } else { 0 });
         step.stones += 1;

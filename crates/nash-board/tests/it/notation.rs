@@ -123,6 +123,7 @@ fn diagram_samples() {
     );
     check_diagram("1 . ?", "invalid board diagram, line 1: unexpected character '?' in row 1");
     check_diagram("1 . . 2", "invalid board diagram, line 1: row 1 ends with the number 2");
+    check_diagram("1 . . 1 .", "invalid board diagram, line 1: unexpected \".\" after row 1");
     check_diagram("1 . .\nhello!", "invalid board diagram, line 2: unexpected text \"hello!\"");
     check_diagram(
         "1 . .\npurple to move",
