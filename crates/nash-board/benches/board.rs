@@ -108,7 +108,7 @@ fn random_subset<const W: usize>(
     }
     while len != count {
         // A random cell; fix it if it is on the wrong side, otherwise draw again.
-        let bit = (rng.next_u32() as u64 * n as u64 >> 32) as usize;
+        let bit = ((rng.next_u32() as u64 * n as u64) >> 32) as usize;
         let (i, mask) = (bit / 64, 1u64 << (bit % 64));
         if cells[i] & mask == 0 {
             continue;
