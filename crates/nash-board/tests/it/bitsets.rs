@@ -84,7 +84,7 @@ fn probe(stride: usize) -> impl Strategy<Value = Cell> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(200))]
+    #![proptest_config(ProptestConfig::with_cases(400))]
 
     #[test]
     fn small_bitboard_matches_model(a in model(11), b in model(11), p in probe(11)) {

@@ -97,7 +97,7 @@ fn run<B: BitSet>(cols: usize, rows: usize, seed: u64, ops: usize) -> Result<(),
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(150))]
+    #![proptest_config(ProptestConfig::with_cases(300))]
 
     #[test]
     fn incremental_hash_equals_hash_from_scratch(

@@ -25,7 +25,7 @@ fn mv() -> impl Strategy<Value = Move> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(200))]
+    #![proptest_config(ProptestConfig::with_cases(400))]
 
     #[test]
     fn cells_round_trip(c in cell()) {

@@ -218,7 +218,7 @@ fn round_trip<B: BitSet>(pos: &Position<B>) -> Result<(), TestCaseError> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(100))]
+    #![proptest_config(ProptestConfig::with_cases(200))]
 
     #[test]
     fn positions_round_trip_through_sgf(

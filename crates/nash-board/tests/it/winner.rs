@@ -126,7 +126,7 @@ fn size() -> impl Strategy<Value = (usize, usize)> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(120))]
+    #![proptest_config(ProptestConfig::with_cases(300))]
 
     #[test]
     fn random_boards_match_breadth_first_search(
