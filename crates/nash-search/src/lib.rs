@@ -8,10 +8,14 @@
 mod budget;
 mod config;
 mod connect;
+mod dfpn;
+mod ews;
 mod keys;
 mod knowledge;
 mod negamax;
 mod outcome;
+mod pattern;
+mod pns;
 mod table;
 mod winning;
 
@@ -22,6 +26,8 @@ pub use winning::winning_moves;
 
 use nash_board::{BitSet, Position};
 
+use crate::table::Table;
+
 /// Solves a position for the player to move with the solver `cfg.kind`.
 ///
 /// A position someone has already won is answered at once: a win without a move for the
@@ -30,13 +36,26 @@ pub fn solve<B: BitSet>(pos: &Position<B>, cfg: &SolverConfig) -> SolveResult<B>
     if let Some(r) = decided(pos) {
         return r;
     }
+    let table = Table::with_mib(cfg.tt_mib);
+    solve_in(pos, cfg, &table)
+}
+
+/// Solves with a table the caller owns (shared between the solves of [`winning_moves`]).
+pub(crate) fn solve_in<B: BitSet>(
+    pos: &Position<B>,
+    cfg: &SolverConfig,
+    table: &Table<B>,
+) -> SolveResult<B> {
+    if let Some(r) = decided(pos) {
+        return r;
+    }
     match cfg.kind {
-        SolverKind::Negamax
-        | SolverKind::Dfpn
-        | SolverKind::Pns
-        | SolverKind::Pattern
-        | SolverKind::Cus
-        | SolverKind::Ews => negamax::solve(pos, cfg),
+        SolverKind::Dfpn => dfpn::solve(pos, cfg, table),
+        SolverKind::Pattern => pattern::solve(pos, cfg, table, pattern::Mode::Pattern),
+        SolverKind::Cus => pattern::solve(pos, cfg, table, pattern::Mode::Utility),
+        SolverKind::Negamax => negamax::solve(pos, cfg, table),
+        SolverKind::Pns => pns::solve(pos, cfg),
+        SolverKind::Ews => ews::solve(pos, cfg),
     }
 }
 

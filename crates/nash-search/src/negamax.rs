@@ -13,10 +13,10 @@ use crate::knowledge::{self, Pipeline, Verdict};
 use crate::outcome::{Outcome, SolveResult, Stats};
 use crate::table::{Entry, Table, NO_MOVE};
 
-struct Negamax<B: BitSet> {
+struct Negamax<'t, B: BitSet> {
     pos: Position<B>,
     pipe: Pipeline<B>,
-    table: Option<Table<B>>,
+    table: Option<&'t Table<B>>,
     limits: Limits,
     stats: Stats,
     bufs: Vec<Vec<Cell>>,
@@ -24,13 +24,17 @@ struct Negamax<B: BitSet> {
 }
 
 /// Solves `pos` (nobody has won yet) by boolean negamax.
-pub(crate) fn solve<B: BitSet>(pos: &Position<B>, cfg: &SolverConfig) -> SolveResult<B> {
+pub(crate) fn solve<B: BitSet>(
+    pos: &Position<B>,
+    cfg: &SolverConfig,
+    table: &Table<B>,
+) -> SolveResult<B> {
     let geom = pos.geometry();
     let n = geom.cells().len() + 2;
     let mut s = Negamax {
         pos: pos.clone(),
         pipe: Pipeline::new(&cfg.knowledge, geom),
-        table: cfg.use_tt.then(|| Table::with_mib(cfg.tt_mib)),
+        table: cfg.use_tt.then_some(table),
         limits: Limits::new(&cfg.budget),
         stats: Stats::default(),
         bufs: (0..n).map(|_| Vec::with_capacity(n)).collect(),
@@ -49,7 +53,7 @@ pub(crate) fn solve<B: BitSet>(pos: &Position<B>, cfg: &SolverConfig) -> SolveRe
     SolveResult { outcome, stats: s.stats }
 }
 
-impl<B: BitSet> Negamax<B> {
+impl<B: BitSet> Negamax<'_, B> {
     /// Whether the player to move wins, with a winning move; `None` when the budget ran out.
     fn search(&mut self, depth: usize, root: bool) -> Option<(bool, Option<Cell>)> {
         self.stats.nodes += 1;

@@ -6,6 +6,7 @@ use nash_board::{BitSet, Position};
 
 use crate::config::SolverConfig;
 use crate::outcome::{Outcome, Stats, WinningMoves};
+use crate::table::Table;
 
 /// Decides every legal move of `pos` for the player to move.
 ///
@@ -24,13 +25,14 @@ pub fn winning_moves<B: BitSet>(pos: &Position<B>, cfg: &SolverConfig) -> Winnin
     }
     let start = std::time::Instant::now();
     let me = pos.to_move();
+    let table = Table::with_mib(cfg.tt_mib);
     let mut p = pos.clone();
     for m in pos.legal_moves() {
         p.play_unchecked(m);
         if p.winner() == Some(me) {
             out.winning.insert(m);
         } else {
-            let r = crate::solve(&p, cfg);
+            let r = crate::solve_in(&p, cfg, &table);
             out.stats.merge(&r.stats);
             match r.outcome {
                 Outcome::Win { .. } => out.losing.insert(m),

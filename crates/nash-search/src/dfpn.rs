@@ -1,0 +1,272 @@
+//! Depth-first proof-number search, the production solver (Nagai's df-pn as Benzene uses it,
+//! Henderson, Arneson and Hayward 2009 "Solving 8x8 Hex"; the 1+ε threshold trick of Pawlewicz
+//! and Lew, as used by Pawlewicz and Hayward 2013).
+//!
+//! Negamax form: at a node where P is to move, `pn` is the cost to prove that P wins and `dn`
+//! the cost to prove that P loses; `pn = min dn(child)` and `dn = Σ pn(child)`.
+//!
+//! Beyond plain df-pn:
+//! - knowledge at every node (fill-in, VC verdicts, mustplay) through [`Pipeline`];
+//! - proof carriers (van Rijswijck 2002 s.2.3, Chen 2025 s.4.2): when a move loses because the
+//!   opponent wins with carrier `T`, every sibling outside `T` loses too and is pruned without
+//!   search; a loss's carrier is the union of those threats, a win's is the move plus the
+//!   child's loss carrier;
+//! - a bounded table of [`Entry`]s shared by all workers.
+
+use nash_board::{BitSet, Cell, Color, Position};
+
+use crate::budget::Limits;
+use crate::config::SolverConfig;
+use crate::connect;
+use crate::keys;
+use crate::knowledge::{self, Pipeline, Verdict};
+use crate::outcome::{Outcome, SolveResult, Stats, StopReason};
+use crate::table::{Entry, Table, INF, NO_MOVE};
+
+/// The ε of the 1+ε trick: a child keeps the search until its disproof number exceeds the
+/// second-best sibling's by this factor, which saves most re-expansions.
+const EPSILON: f64 = 0.25;
+
+#[derive(Clone, Copy, Debug)]
+struct Child {
+    bit: u16,
+    pn: u32,
+    dn: u32,
+}
+
+/// What `mid` reports about the node it searched.
+#[derive(Clone, Copy, Debug)]
+struct Res<B> {
+    pn: u32,
+    dn: u32,
+    /// The proof's carrier when solved.
+    carrier: B,
+    best: u16,
+}
+
+/// One df-pn worker: its own position, knowledge and buffers, a shared table.
+pub(crate) struct Dfpn<'t, B: BitSet> {
+    pos: Position<B>,
+    pipe: Pipeline<B>,
+    table: &'t Table<B>,
+    pub(crate) limits: Limits,
+    pub(crate) stats: Stats,
+    key: u64,
+    children: Vec<Vec<Child>>,
+    order: Vec<Cell>,
+}
+
+impl<B: BitSet> std::fmt::Debug for Dfpn<'_, B> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Dfpn").field("stats", &self.stats).finish()
+    }
+}
+
+/// Solves `pos` (nobody has won yet) by df-pn in `table`.
+pub(crate) fn solve<B: BitSet>(
+    pos: &Position<B>,
+    cfg: &SolverConfig,
+    table: &Table<B>,
+) -> SolveResult<B> {
+    let mut w = Dfpn::new(pos, cfg, table);
+    let outcome = w.run();
+    w.stats.time = w.limits.start.elapsed();
+    SolveResult { outcome, stats: w.stats }
+}
+
+impl<'t, B: BitSet> Dfpn<'t, B> {
+    pub(crate) fn new(pos: &Position<B>, cfg: &SolverConfig, table: &'t Table<B>) -> Dfpn<'t, B> {
+        let geom = pos.geometry();
+        let n = geom.cells().len() + 2;
+        Dfpn {
+            pos: pos.clone(),
+            pipe: Pipeline::new(&cfg.knowledge, geom),
+            table,
+            limits: Limits::new(&cfg.budget),
+            stats: Stats::default(),
+            key: keys::position(pos),
+            children: (0..n).map(|_| Vec::with_capacity(n)).collect(),
+            order: Vec::with_capacity(n),
+        }
+    }
+
+    /// Searches the root until it is solved or the budget runs out.
+    pub(crate) fn run(&mut self) -> Outcome<B> {
+        let r = self.mid(0, INF, INF, true);
+        if r.pn == 0 {
+            let mv = (r.best != NO_MOVE).then(|| B::cell_of(r.best as usize));
+            Outcome::Win { winning_move: mv, carrier: r.carrier }
+        } else if r.dn == 0 {
+            Outcome::Loss { carrier: r.carrier }
+        } else {
+            Outcome::Unknown { reason: self.limits.reason().unwrap_or(StopReason::Cancelled) }
+        }
+    }
+
+    fn store(&mut self, key: u64, r: &Res<B>, work: u64) {
+        let work = work.min(u64::from(u32::MAX)) as u32;
+        let e = if r.pn == 0 || r.dn == 0 {
+            Entry::solved(key, r.pn == 0, r.best, r.carrier, work)
+        } else {
+            Entry { key, pn: r.pn, dn: r.dn, work, best: r.best, carrier: B::EMPTY }
+        };
+        self.table.put(e);
+        self.stats.tt_stores += 1;
+    }
+
+    /// Multiple iterative deepening at one node: search until `pn >= thpn` or `dn >= thdn`.
+    fn mid(&mut self, depth: usize, thpn: u32, thdn: u32, root: bool) -> Res<B> {
+        self.stats.nodes += 1;
+        let start_nodes = self.stats.nodes;
+        let key = self.key;
+        if self.limits.exceeded(self.stats.nodes) {
+            return Res { pn: 1, dn: 1, carrier: B::EMPTY, best: NO_MOVE };
+        }
+        let me = self.pos.to_move();
+        let node = self.pipe.analyse(&mut self.pos, root, &mut self.stats);
+        let fill = node.filled[0] | node.filled[1];
+        let res = match node.verdict {
+            Verdict::Win { mv, carrier } => Res {
+                pn: 0,
+                dn: INF,
+                carrier: carrier | fill,
+                best: mv.map_or(NO_MOVE, |c| B::bit_of(c) as u16),
+            },
+            Verdict::Loss { carrier } => {
+                Res { pn: INF, dn: 0, carrier: carrier | fill, best: NO_MOVE }
+            }
+            Verdict::Open => {
+                for c in Color::ALL {
+                    self.key ^= keys::stones(c, node.filled[c.index()]);
+                }
+                let mut r = self.expand(depth, me, node.moves, node.support, thpn, thdn);
+                for c in Color::ALL {
+                    self.key ^= keys::stones(c, node.filled[c.index()]);
+                }
+                if r.pn == 0 || r.dn == 0 {
+                    r.carrier |= fill;
+                }
+                r
+            }
+        };
+        knowledge::undo_fills(&mut self.pos, &node);
+        self.key = key;
+        if res.pn == 0 || res.dn == 0 || self.limits.reason().is_none() {
+            self.store(key, &res, self.stats.nodes - start_nodes + 1);
+        }
+        res
+    }
+
+    /// Generates and searches the children of an open node.
+    fn expand(
+        &mut self,
+        depth: usize,
+        me: Color,
+        moves: B,
+        support: B,
+        thpn: u32,
+        thdn: u32,
+    ) -> Res<B> {
+        let mut kids = std::mem::take(&mut self.children[depth]);
+        kids.clear();
+        let mut order = std::mem::take(&mut self.order);
+        self.pipe.order(&self.pos, moves, &mut order);
+        // Children proven lost for us shrink the candidates to their carriers.
+        let mut allowed = moves;
+        let mut threats = support;
+        let mut result = None;
+        {
+            // Fill-in may have made an immediate win that the threat check before it missed.
+            if let Some(c) = connect::winning_cells(&self.pos, me).first() {
+                result =
+                    Some(Res { pn: 0, dn: INF, carrier: B::single(c), best: B::bit_of(c) as u16 });
+            }
+        }
+        if result.is_none() {
+            for &m in order.iter() {
+                let bit = B::bit_of(m);
+                let ck = keys::child(self.key, me, bit);
+                let (pn, dn) = match self.table.get(ck) {
+                    Some(e) => {
+                        self.stats.tt_hits += 1;
+                        if e.dn == 0 {
+                            result = Some(Res {
+                                pn: 0,
+                                dn: INF,
+                                carrier: e.carrier.with(m),
+                                best: bit as u16,
+                            });
+                            break;
+                        }
+                        if e.pn == 0 {
+                            allowed &= e.carrier;
+                            threats |= e.carrier;
+                            continue;
+                        }
+                        (e.pn, e.dn)
+                    }
+                    None => (1, 1),
+                };
+                kids.push(Child { bit: bit as u16, pn, dn });
+            }
+        }
+        self.order = order;
+        if let Some(r) = result {
+            self.children[depth] = kids;
+            return r;
+        }
+        kids.retain(|c| allowed.has_bit(c.bit as usize));
+
+        let res = loop {
+            if kids.is_empty() {
+                break Res { pn: INF, dn: 0, carrier: threats, best: NO_MOVE };
+            }
+            let mut pn = INF;
+            let mut dn: u32 = 0;
+            let mut best = 0;
+            let mut dn2 = INF;
+            for (i, c) in kids.iter().enumerate() {
+                dn = dn.saturating_add(c.pn).min(INF - 1);
+                if c.dn < pn {
+                    dn2 = pn;
+                    pn = c.dn;
+                    best = i;
+                } else if c.dn < dn2 {
+                    dn2 = c.dn;
+                }
+            }
+            if pn >= thpn || dn >= thdn || self.limits.reason().is_some() {
+                break Res { pn, dn, carrier: B::EMPTY, best: kids[best].bit };
+            }
+            let c = kids[best];
+            let child_thpn =
+                if thdn >= INF { INF } else { (thdn - dn).saturating_add(c.pn).min(INF) };
+            let child_thdn = if dn2 >= INF {
+                thpn
+            } else {
+                let grown = ((f64::from(dn2) * (1.0 + EPSILON)).ceil() as u32).max(dn2 + 1);
+                thpn.min(grown)
+            };
+            let m = B::cell_of(c.bit as usize);
+            let parent = self.key;
+            self.key = keys::child(parent, me, c.bit as usize);
+            self.pos.play_unchecked(m);
+            let r = self.mid(depth + 1, child_thpn, child_thdn, false);
+            self.pos.undo();
+            self.key = parent;
+            if r.dn == 0 {
+                break Res { pn: 0, dn: INF, carrier: r.carrier.with(m), best: c.bit };
+            }
+            if r.pn == 0 {
+                threats |= r.carrier;
+                let t = r.carrier;
+                kids.retain(|k| k.bit != c.bit && t.has_bit(k.bit as usize));
+                continue;
+            }
+            kids[best].pn = r.pn;
+            kids[best].dn = r.dn;
+        };
+        self.children[depth] = kids;
+        res
+    }
+}

@@ -1,0 +1,218 @@
+//! Pattern search (van Rijswijck 2002 s.2.3 and Appendix B Table 1; the threat search of Chen
+//! 2025 Table 4.1) and its connection-utility extension (Rasmussen, Maire and Hayward 2006,
+//! Algorithm 1), with an optional table of proven results (their s.6).
+//!
+//! Both return a threat pattern (carrier) with every value: a win's carrier is the winning move
+//! plus the child's loss carrier; a loss's carrier is the union of the opponent's threats, and
+//! after each refuted move only the moves inside its threat remain (the mustplay region).
+//! Connection-utility search also counts, per cell, the terminal positions where the winner
+//! held that cell, and re-sorts the remaining moves by that count after every refutation.
+
+use nash_board::{BitSet, Cell, Color, Position};
+
+use crate::budget::Limits;
+use crate::config::SolverConfig;
+use crate::keys;
+use crate::knowledge::{self, Pipeline, Verdict};
+use crate::outcome::{Outcome, SolveResult, Stats, StopReason};
+use crate::table::{Entry, Table, NO_MOVE};
+
+/// Which of the two searches.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum Mode {
+    /// Van Rijswijck's pattern search with a static move order.
+    Pattern,
+    /// Connection-utility search: the move order comes from the utilities.
+    Utility,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Res<B> {
+    win: bool,
+    mv: Option<Cell>,
+    carrier: B,
+}
+
+struct Search<'t, B: BitSet> {
+    mode: Mode,
+    pos: Position<B>,
+    pipe: Pipeline<B>,
+    table: Option<&'t Table<B>>,
+    limits: Limits,
+    stats: Stats,
+    key: u64,
+    moves: Vec<Vec<Cell>>,
+    /// Connection utilities per depth, indexed by bit (only in utility mode).
+    util: Vec<Vec<u32>>,
+}
+
+/// Solves `pos` (nobody has won yet).
+pub(crate) fn solve<B: BitSet>(
+    pos: &Position<B>,
+    cfg: &SolverConfig,
+    table: &Table<B>,
+    mode: Mode,
+) -> SolveResult<B> {
+    let geom = pos.geometry();
+    let n = geom.cells().len() + 2;
+    let util_len = if mode == Mode::Utility { B::CAPACITY } else { 0 };
+    let mut s = Search {
+        mode,
+        pos: pos.clone(),
+        pipe: Pipeline::new(&cfg.knowledge, geom),
+        table: cfg.use_tt.then_some(table),
+        limits: Limits::new(&cfg.budget),
+        stats: Stats::default(),
+        key: keys::position(pos),
+        moves: (0..n).map(|_| Vec::with_capacity(n)).collect(),
+        util: (0..n + 1).map(|_| vec![0; util_len]).collect(),
+    };
+    let r = s.search(0, true);
+    s.stats.time = s.limits.start.elapsed();
+    let outcome = match r {
+        Some(Res { win: true, mv, carrier }) => Outcome::Win { winning_move: mv, carrier },
+        Some(Res { win: false, carrier, .. }) => Outcome::Loss { carrier },
+        None => Outcome::Unknown { reason: s.limits.reason().unwrap_or(StopReason::Cancelled) },
+    };
+    SolveResult { outcome, stats: s.stats }
+}
+
+impl<B: BitSet> Search<'_, B> {
+    /// Utilities of a terminal position: one for every stone of the winner.
+    fn terminal_util(&mut self, depth: usize, winner: Color) {
+        if self.mode == Mode::Utility {
+            let u = &mut self.util[depth];
+            u.fill(0);
+            for bit_cell in self.pos.stones(winner) {
+                u[B::bit_of(bit_cell)] = 1;
+            }
+        }
+    }
+
+    fn search(&mut self, depth: usize, root: bool) -> Option<Res<B>> {
+        self.stats.nodes += 1;
+        if self.limits.exceeded(self.stats.nodes) {
+            return None;
+        }
+        let key = self.key;
+        if let Some(t) = self.table {
+            if let Some(e) = t.get(key) {
+                if e.is_solved() && (!root || e.best != NO_MOVE || e.dn == 0) {
+                    self.stats.tt_hits += 1;
+                    if self.mode == Mode::Utility {
+                        let u = &mut self.util[depth];
+                        u.fill(0);
+                        for c in e.carrier {
+                            u[B::bit_of(c)] = 1;
+                        }
+                    }
+                    let mv = (e.best != NO_MOVE).then(|| B::cell_of(e.best as usize));
+                    return Some(Res { win: e.pn == 0, mv, carrier: e.carrier });
+                }
+            }
+        }
+        let me = self.pos.to_move();
+        let node = self.pipe.analyse(&mut self.pos, root, &mut self.stats);
+        let fill = node.filled[0] | node.filled[1];
+        let r = match node.verdict {
+            Verdict::Win { mv, carrier } => {
+                self.decided_util(depth, carrier, me);
+                Some(Res { win: true, mv, carrier: carrier | fill })
+            }
+            Verdict::Loss { carrier } => {
+                self.decided_util(depth, carrier, !me);
+                Some(Res { win: false, mv: None, carrier: carrier | fill })
+            }
+            Verdict::Open => {
+                for c in Color::ALL {
+                    self.key ^= keys::stones(c, node.filled[c.index()]);
+                }
+                let r = self.children(depth, me, node.moves, node.support);
+                for c in Color::ALL {
+                    self.key ^= keys::stones(c, node.filled[c.index()]);
+                }
+                r.map(|mut r| {
+                    r.carrier |= fill;
+                    r
+                })
+            }
+        };
+        knowledge::undo_fills(&mut self.pos, &node);
+        self.key = key;
+        let r = r?;
+        if let Some(t) = self.table {
+            let best = r.mv.map_or(NO_MOVE, |c| B::bit_of(c) as u16);
+            t.put(Entry::solved(key, r.win, best, r.carrier, 1));
+            self.stats.tt_stores += 1;
+        }
+        Some(r)
+    }
+
+    /// Utilities for a position knowledge decided: the winner's stones and the carrier.
+    fn decided_util(&mut self, depth: usize, carrier: B, winner: Color) {
+        if self.mode == Mode::Utility {
+            self.terminal_util(depth, winner);
+            for c in carrier {
+                self.util[depth][B::bit_of(c)] = 1;
+            }
+        }
+    }
+
+    fn children(&mut self, depth: usize, me: Color, moves: B, support: B) -> Option<Res<B>> {
+        let mut list = std::mem::take(&mut self.moves[depth]);
+        self.pipe.order(&self.pos, moves, &mut list);
+        if self.mode == Mode::Utility {
+            self.util[depth].fill(0);
+        }
+        let mut allowed = moves;
+        let mut threats = support;
+        let mut result = None;
+        let mut i = 0;
+        while i < list.len() {
+            let m = list[i];
+            i += 1;
+            if !allowed.contains(m) {
+                continue;
+            }
+            let parent = self.key;
+            self.key = keys::child(parent, me, B::bit_of(m));
+            self.pos.play_unchecked(m);
+            let r = if self.pos.winner() == Some(me) {
+                self.stats.nodes += 1;
+                self.terminal_util(depth + 1, me);
+                Some(Res { win: false, mv: None, carrier: B::EMPTY })
+            } else {
+                self.search(depth + 1, false)
+            };
+            self.pos.undo();
+            self.key = parent;
+            let Some(r) = r else {
+                self.moves[depth] = list;
+                return None;
+            };
+            if !r.win {
+                if self.mode == Mode::Utility {
+                    let (lo, hi) = self.util.split_at_mut(depth + 1);
+                    lo[depth].copy_from_slice(&hi[0]);
+                }
+                result = Some(Res { win: true, mv: Some(m), carrier: r.carrier.with(m) });
+                break;
+            }
+            threats |= r.carrier;
+            allowed &= r.carrier;
+            if self.mode == Mode::Utility {
+                let (lo, hi) = self.util.split_at_mut(depth + 1);
+                for (a, b) in lo[depth].iter_mut().zip(&hi[0]) {
+                    *a += *b;
+                }
+                // Re-sort the moves still to try by utility, highest first (Algorithm 1
+                // line 32); earlier position breaks ties.
+                let util = &lo[depth];
+                let rest = &mut list[i..];
+                rest.sort_unstable_by_key(|c| std::cmp::Reverse(util[B::bit_of(*c)]));
+            }
+        }
+        self.moves[depth] = list;
+        Some(result.unwrap_or(Res { win: false, mv: None, carrier: threats }))
+    }
+}
