@@ -292,13 +292,18 @@ impl<B: BitSet> Geometry<B> {
     }
 
     /// The image of a set under a symmetry of this board.
+    ///
+    /// Members that are not cells of this board are dropped. For a colour-swapping symmetry on
+    /// a rectangular board, which has none, the result is empty.
     pub fn map_set(&self, sym: Symmetry, set: B) -> B {
         let map = &self.sym_bits[sym as usize];
         let mut out = B::EMPTY;
-        let mut rest = set;
+        let mut rest = set & (self.cells | B::EDGES);
         while let Some(bit) = rest.lowest_bit() {
             rest = rest.without_lowest();
-            out |= B::from_bit(map[bit] as usize);
+            if let Some(&image) = map.get(bit).filter(|&&i| i != u16::MAX) {
+                out.set_bit(image as usize);
+            }
         }
         out
     }

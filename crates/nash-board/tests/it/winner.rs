@@ -112,6 +112,13 @@ fn check_symmetries<B: BitSet>(pos: &Position<B>) -> Result<(), TestCaseError> {
         prop_assert_eq!(bfs_winner(&grid_of(&image)), image.winner());
         prop_assert_eq!(image.to_move(), s.map_color(pos.to_move()));
         prop_assert_eq!(image.black().len(), pos.stones(s.map_color(Color::Black)).len());
+        let geom = pos.geometry();
+        for color in Color::ALL {
+            prop_assert_eq!(geom.map_set(s, pos.stones(color)), image.stones(s.map_color(color)));
+        }
+        // Off-board members are dropped; edges map to edges.
+        prop_assert_eq!(geom.map_set(s, !geom.cells()), geom.map_set(s, B::EDGES));
+        prop_assert_eq!(geom.map_set(s, B::EDGES), B::EDGES);
         // Each symmetry is its own inverse.
         prop_assert_eq!(&image.transformed(s.inverse()), pos);
     }
