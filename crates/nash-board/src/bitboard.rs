@@ -270,6 +270,18 @@ fn draw<B: BitSet>(bits: B, name: &str, f: &mut fmt::Formatter<'_>) -> fmt::Resu
     write!(f, "}}")
 }
 
+/// Writes the set as a `bitboard![...]` literal.
+fn literal<B: BitSet>(bits: B, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+    f.write_str("bitboard![")?;
+    for (i, c) in bits.iter().enumerate() {
+        if i > 0 {
+            f.write_str(" ")?;
+        }
+        write!(f, "{c}")?;
+    }
+    f.write_str("]")
+}
+
 macro_rules! common_impls {
     ($t:ident) => {
         impl BitAnd for $t {
@@ -355,8 +367,14 @@ macro_rules! common_impls {
             }
         }
         impl fmt::Debug for $t {
+            /// `{:?}` draws the rhombus; `{:#?}` writes the `bitboard![...]` literal, which
+            /// pastes back into a test.
             fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                draw(*self, stringify!($t), f)
+                if f.alternate() {
+                    literal(*self, f)
+                } else {
+                    draw(*self, stringify!($t), f)
+                }
             }
         }
     };

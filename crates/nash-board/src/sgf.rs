@@ -11,6 +11,17 @@
 //! branch. The reader never panics; a malformed file gives an [`SgfError`] naming the property
 //! and its value, or the line and column of a syntax error. `docs/formats.md` describes the
 //! dialect in full.
+//!
+//! ```
+//! use nash_board::{sgf, Bitboard, Color, Position};
+//!
+//! let record = sgf::parse("(;FF[4]GM[11]SZ[3]PB[alice];B[b2];W[a3])")?;
+//! assert_eq!(record.property("PB"), Some("alice"));
+//! let pos: Position<Bitboard> = record.position(None)?;
+//! assert_eq!(pos.color_at("a3".parse()?), Some(Color::White));
+//! assert_eq!(sgf::parse(&record.to_sgf())?, record);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 
 use std::fmt::{self, Write as _};
 use std::str::FromStr;

@@ -115,4 +115,7 @@ fn debug_draws_the_rhombus() {
     let text = format!("{b:?}");
     assert!(text.starts_with("Bitboard {"), "{text}");
     assert!(text.contains("edges: north"), "{text}");
+    assert_eq!(format!("{b:#?}"), "bitboard![a1 b2 north]");
+    let w: WideBitboard = nash_board::bitboard![s19 a19 east];
+    assert_eq!(format!("{w:#?}"), "bitboard![a19 s19 east]");
 }
