@@ -101,6 +101,9 @@ impl FromStr for Diagram {
                 to_move = Some(who.trim().parse::<Color>().map_err(|e| err(e.to_string()))?);
                 continue;
             }
+            if is_hash_line(t) {
+                continue; // Benzene writes the position's hash above the board
+            }
             if !t.starts_with(|c: char| c.is_ascii_digit()) {
                 if t.chars().all(|c| c.is_ascii_alphabetic() || c.is_whitespace()) {
                     continue; // column letters
@@ -170,6 +173,14 @@ impl FromStr for Diagram {
             to_move.unwrap_or(if black.len() > white.len() { Color::White } else { Color::Black });
         Ok(Diagram { cols: ncols, rows: nrows, black, white, to_move })
     }
+}
+
+/// A lone hash value (`0x1f3a…`, or a long decimal number), as Benzene prints above a board.
+fn is_hash_line(t: &str) -> bool {
+    let hex = t
+        .strip_prefix("0x")
+        .is_some_and(|h| !h.is_empty() && h.bytes().all(|b| b.is_ascii_hexdigit()));
+    hex || (t.len() > 4 && t.bytes().all(|b| b.is_ascii_digit()))
 }
 
 impl Diagram {

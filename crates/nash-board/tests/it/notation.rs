@@ -115,6 +115,12 @@ fn diagram_samples() {
         "2x2 black b1 white  white to move",
     );
     check_diagram("1 X O\n2 . x\nWhite to play", "2x2 black a1,b2 white b1 white to move");
+    // Benzene's board: a hash line, backslashes, lower-case letters for setup stones.
+    check_diagram(
+        "\n  0x5ac1e2f09b3d4471\n  a  b  c  \n 1\\.  .  b\\1\n  2\\.  W  .\\2\n   3\\B  .  w\\3\n      a  b  c  ",
+        "3x3 black c1,a3 white b2,c3 black to move",
+    );
+    check_diagram("\n  12345678901234\n 1\\.  B\\1", "2x1 black b1 white  white to move");
     check_diagram("", "invalid board diagram: no rows found");
     check_diagram("1 . .\n3 . .", "invalid board diagram, line 2: expected row 2, found row 3");
     check_diagram(
