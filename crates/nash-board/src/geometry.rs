@@ -90,6 +90,9 @@ pub struct Geometry<B> {
     cells: B,
     edge_cells: [B; 4],
     neighbours: Box<[B]>,
+    /// Per colour, the neighbours of each cell without the other colour's edges: the cells and
+    /// edges a stone of that colour joins up with.
+    own_neighbours: [Box<[B]>; 2],
     /// Per symmetry, the image of each bit index (as a bit index), for bits on this board.
     sym_bits: [Box<[u16]>; 4],
     /// Per `bit * 2 + colour`, the Zobrist key of that stone as seen through each symmetry
@@ -149,6 +152,11 @@ impl<B: BitSet> Geometry<B> {
         for e in Edge::ALL {
             neighbours[B::bit_of(Cell::edge(e))] = edge_cells[e as usize];
         }
+        let own_neighbours = Color::ALL.map(|color| {
+            let [e1, e2] = color.other().edges();
+            let foreign = B::single(Cell::edge(e1)) | B::single(Cell::edge(e2));
+            neighbours.iter().map(|&n| n - foreign).collect::<Box<[B]>>()
+        });
         let square = cols == rows;
         let sym_bits = Symmetry::ALL.map(|s| {
             let mut map = vec![u16::MAX; B::CAPACITY].into_boxed_slice();
@@ -177,7 +185,7 @@ impl<B: BitSet> Geometry<B> {
                 }
             }
         }
-        Geometry { cols, rows, cells, edge_cells, neighbours, sym_bits, stone_keys }
+        Geometry { cols, rows, cells, edge_cells, neighbours, own_neighbours, sym_bits, stone_keys }
     }
 
     /// Number of columns (the width, between White's edges).
@@ -271,6 +279,13 @@ impl<B: BitSet> Geometry<B> {
         } else {
             Color::White
         }
+    }
+
+    /// The neighbours of bit `bit` that a stone of `color` there connects with: cells and the
+    /// edges of `color` (the opponent's edges left out).
+    #[inline]
+    pub fn own_neighbours_of_bit(&self, color: Color, bit: usize) -> B {
+        self.own_neighbours[color.index()][bit]
     }
 
     /// The symmetries this board has: two on rectangles, four on squares.

@@ -544,26 +544,33 @@ impl<B: BitSet> Position<B> {
         self.hash_stone(color, bit);
         self.placed.push(bit as u16 | if color == Color::White { 0x8000 } else { 0 });
         step.stones += 1;
-        let [e1, e2] = color.edges();
-        let own_edges = B::single(Cell::edge(e1)) | B::single(Cell::edge(e2));
+        // Union with each neighbouring stone of the same colour and each own edge touched. The
+        // new stone starts as its own root; `root` follows the merged set's root.
         let mut friends =
-            self.geom.neighbours_of_bit(bit) & (self.stones[color.index()] | own_edges);
+            self.geom.own_neighbours_of_bit(color, bit) & (self.stones[color.index()] | B::EDGES);
+        let mut root = bit;
         while let Some(f) = friends.lowest_bit() {
             friends = friends.without_lowest();
-            let (a, b) = (self.find(bit), self.find(f));
-            if a != b {
-                let (child, root) =
-                    if self.size.as_ref()[a] < self.size.as_ref()[b] { (a, b) } else { (b, a) };
-                self.parent.as_mut()[child] = root as u16;
-                self.size.as_mut()[root] += self.size.as_ref()[child];
+            let other = self.find(f);
+            if other != root {
+                let (child, parent) = if self.size.as_ref()[root] < self.size.as_ref()[other] {
+                    (root, other)
+                } else {
+                    (other, root)
+                };
+                self.parent.as_mut()[child] = parent as u16;
+                self.size.as_mut()[parent] += self.size.as_ref()[child];
                 self.unions.push(child as u16);
                 step.unions += 1;
+                root = parent;
             }
         }
+        // Only the stone's group changed, so a new win connects both edges through it.
         if self.winner.is_none() {
-            let a = self.find(B::EDGE_BASE + e1 as usize);
-            let b = self.find(B::EDGE_BASE + e2 as usize);
-            if a == b {
+            let [e1, e2] = color.edges();
+            if self.find(B::EDGE_BASE + e1 as usize) == root
+                && self.find(B::EDGE_BASE + e2 as usize) == root
+            {
                 self.winner = Some(color);
             }
         }
