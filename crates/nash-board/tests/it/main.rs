@@ -4,6 +4,7 @@ mod basics;
 mod bitsets;
 mod common;
 mod fuzz;
+mod ground_truth;
 mod hashing;
 mod notation;
 mod sgf;
