@@ -117,7 +117,8 @@ pub struct GameRecord {
     pub properties: Vec<(String, String)>,
     /// The side to move set by the root node (`PL`), if any; Black moves first otherwise.
     pub to_move: Option<Color>,
-    /// Setup nodes inside the game: each edit with the number of moves played before it.
+    /// Setup nodes inside the game: each edit with the number of moves played before it, in
+    /// order (edits after the last move come last).
     pub edits: Vec<(usize, Edit)>,
 }
 
@@ -149,7 +150,7 @@ impl GameRecord {
         let mut pos = Position::<B>::new(self.cols, self.rows)
             .map_err(|e| SgfError::property("SZ", &size(), e.to_string()))?;
         for &(color, cell) in &self.setup {
-            self.check_cell("AB", cell)?;
+            self.check_cell(setup_ident(color), cell)?;
             place(&mut pos, color, cell);
         }
         if let Some(c) = self.to_move {
@@ -161,7 +162,7 @@ impl GameRecord {
             while let Some(&(_, edit)) = edits.next_if(|(after, _)| *after <= number) {
                 match edit {
                     Edit::Place(color, cell) => {
-                        self.check_cell(if color == Color::Black { "AB" } else { "AW" }, cell)?;
+                        self.check_cell(setup_ident(color), cell)?;
                         place(&mut pos, color, cell);
                     }
                     Edit::Clear(cell) => {
@@ -199,7 +200,7 @@ impl GameRecord {
 
     fn check_cell(&self, prop: &str, cell: Cell) -> Result<(), SgfError> {
         if cell.is_edge() || cell.col() as usize >= self.cols || cell.row() as usize >= self.rows {
-            let reason = format!("cell is not on the {}x{} board", self.cols, self.rows);
+            let reason = format!("cell {cell} is not on the {}x{} board", self.cols, self.rows);
             return Err(SgfError::property(prop, &cell.to_string(), reason));
         }
         Ok(())
@@ -278,6 +279,14 @@ impl GameRecord {
     }
 }
 
+/// The property that places stones of `color`.
+fn setup_ident(color: Color) -> &'static str {
+    match color {
+        Color::Black => "AB",
+        Color::White => "AW",
+    }
+}
+
 /// Places a setup stone, replacing a stone of the other colour (SGF's `AB`/`AW` overwrite).
 fn place<B: BitSet>(pos: &mut Position<B>, color: Color, cell: Cell) {
     match pos.color_at(cell) {
@@ -298,7 +307,7 @@ fn write_root_setup(out: &mut String, setup: &[(Color, Cell)]) {
     for color in Color::ALL {
         let mut cells = setup.iter().filter(|s| s.0 == color).peekable();
         if cells.peek().is_some() {
-            out.push_str(if color == Color::Black { "AB" } else { "AW" });
+            out.push_str(setup_ident(color));
             for (_, cell) in cells {
                 let _ = write!(out, "[{cell}]");
             }

@@ -269,3 +269,26 @@ proptest! {
         prop_assert_eq!(sgf::parse(&text).unwrap(), rec, "{}", text);
     }
 }
+
+#[test]
+fn hand_made_records_are_checked() {
+    let mut rec = GameRecord::new(3, 3);
+    rec.setup.push((Color::White, Cell::at(5, 0)));
+    assert_eq!(
+        rec.any_position(None).unwrap_err().to_string(),
+        "sgf property AW[f1]: cell f1 is not on the 3x3 board"
+    );
+    let mut rec = GameRecord::new(3, 3);
+    rec.moves.push((Color::Black, Move::Cell(Cell::NORTH)));
+    assert_eq!(
+        rec.any_position(None).unwrap_err().to_string(),
+        "sgf move 1 (black north): cell north is not on the 3x3 board"
+    );
+    let rec = GameRecord::new(12, 12);
+    assert_eq!(
+        rec.position::<Bitboard>(None).unwrap_err().to_string(),
+        "sgf property SZ[12:12]: invalid board size 12x12: columns and rows must be 1 to 11"
+    );
+    assert!(rec.position::<WideBitboard>(None).is_ok());
+    assert!(matches!(rec.any_position(None), Ok(AnyPosition::Wide(_))));
+}
