@@ -17,6 +17,8 @@ pub(crate) struct Limits {
     nodes: Option<u64>,
     deadline: Option<Instant>,
     cancel: Option<Arc<AtomicBool>>,
+    /// Raised by a sibling worker that finished the solve.
+    done: Option<Arc<AtomicBool>>,
     pub(crate) start: Instant,
     tick: u32,
     stopped: Option<StopReason>,
@@ -29,6 +31,7 @@ impl Limits {
             nodes: budget.nodes,
             deadline: budget.time.map(|t| start + t),
             cancel: budget.cancel.clone(),
+            done: None,
             start,
             tick: 0,
             stopped: None,
@@ -66,6 +69,12 @@ impl Limits {
                 return true;
             }
         }
+        if let Some(d) = &self.done {
+            if d.load(Ordering::Relaxed) {
+                self.stopped = Some(StopReason::Cancelled);
+                return true;
+            }
+        }
         if let Some(d) = self.deadline {
             if Instant::now() >= d {
                 self.stopped = Some(StopReason::TimeLimit);
@@ -75,9 +84,10 @@ impl Limits {
         false
     }
 
-    /// Stops the solve from outside the node loop (another worker finished or stopped).
-    pub(crate) fn stop(&mut self, reason: StopReason) {
-        self.stopped.get_or_insert(reason);
+    /// Also stop when `done` is raised (parallel workers sharing a solve).
+    pub(crate) fn with_done(mut self, done: Arc<AtomicBool>) -> Limits {
+        self.done = Some(done);
+        self
     }
 
     /// Why the solve stopped, if it did.

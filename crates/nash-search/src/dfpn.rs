@@ -13,6 +13,9 @@
 //!   child's loss carrier;
 //! - a bounded table of [`Entry`]s shared by all workers.
 
+use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
+use std::sync::Arc;
+
 use nash_board::{BitSet, Cell, Color, Position};
 
 use crate::budget::Limits;
@@ -54,6 +57,8 @@ pub(crate) struct Dfpn<'t, B: BitSet> {
     key: u64,
     children: Vec<Vec<Child>>,
     order: Vec<Cell>,
+    /// Shared "being searched" counters of parallel workers, by key; `None` single-threaded.
+    busy: Option<&'t [AtomicU32]>,
 }
 
 impl<B: BitSet> std::fmt::Debug for Dfpn<'_, B> {
@@ -62,16 +67,71 @@ impl<B: BitSet> std::fmt::Debug for Dfpn<'_, B> {
     }
 }
 
-/// Solves `pos` (nobody has won yet) by df-pn in `table`.
+/// Solves `pos` (nobody has won yet) by df-pn in `table`, on `cfg.threads` workers.
 pub(crate) fn solve<B: BitSet>(
     pos: &Position<B>,
     cfg: &SolverConfig,
     table: &Table<B>,
 ) -> SolveResult<B> {
+    if cfg.threads > 1 {
+        return solve_parallel(pos, cfg, table);
+    }
     let mut w = Dfpn::new(pos, cfg, table);
     let outcome = w.run();
     w.stats.time = w.limits.start.elapsed();
     SolveResult { outcome, stats: w.stats }
+}
+
+/// Size of the shared busy-counter array (a hash of keys; collisions only bend the choice of
+/// child, never a value).
+const BUSY: usize = 1 << 16;
+
+/// Parallel df-pn in the spirit of Pawlewicz and Hayward 2013: workers run df-pn from the root
+/// on one shared table; a child another worker is searching looks more expensive (its
+/// disproof number is scaled by the number of workers inside it), so workers spread over the
+/// tree. The first worker to solve the root stops the others.
+fn solve_parallel<B: BitSet>(
+    pos: &Position<B>,
+    cfg: &SolverConfig,
+    table: &Table<B>,
+) -> SolveResult<B> {
+    let start = std::time::Instant::now();
+    let busy: Vec<AtomicU32> = (0..BUSY).map(|_| AtomicU32::new(0)).collect();
+    let done = Arc::new(AtomicBool::new(false));
+    let results: Vec<(Outcome<B>, Stats)> = std::thread::scope(|s| {
+        let handles: Vec<_> = (0..cfg.threads)
+            .map(|_| {
+                let done = done.clone();
+                let busy = &busy[..];
+                s.spawn(move || {
+                    let mut w = Dfpn::new(pos, cfg, table);
+                    w.limits = Limits::new(&cfg.budget).with_done(done.clone());
+                    w.busy = Some(busy);
+                    let o = w.run();
+                    if !matches!(o, Outcome::Unknown { .. }) {
+                        done.store(true, Ordering::Relaxed);
+                    }
+                    (o, w.stats)
+                })
+            })
+            .collect();
+        handles.into_iter().filter_map(|h| h.join().ok()).collect()
+    });
+    let mut stats = Stats::default();
+    let mut outcome = None;
+    for (o, st) in results {
+        stats.merge(&st);
+        match (&outcome, &o) {
+            (None, _)
+            | (Some(Outcome::Unknown { .. }), Outcome::Win { .. } | Outcome::Loss { .. }) => {
+                outcome = Some(o)
+            }
+            _ => {}
+        }
+    }
+    stats.time = start.elapsed();
+    let outcome = outcome.unwrap_or(Outcome::Unknown { reason: StopReason::Cancelled });
+    SolveResult { outcome, stats }
 }
 
 impl<'t, B: BitSet> Dfpn<'t, B> {
@@ -87,6 +147,7 @@ impl<'t, B: BitSet> Dfpn<'t, B> {
             key: keys::position(pos),
             children: (0..n).map(|_| Vec::with_capacity(n)).collect(),
             order: Vec::with_capacity(n),
+            busy: None,
         }
     }
 
@@ -225,14 +286,27 @@ impl<'t, B: BitSet> Dfpn<'t, B> {
             let mut dn: u32 = 0;
             let mut best = 0;
             let mut dn2 = INF;
+            let mut eff_best = INF;
             for (i, c) in kids.iter().enumerate() {
                 dn = dn.saturating_add(c.pn).min(INF - 1);
-                if c.dn < pn {
-                    dn2 = pn;
-                    pn = c.dn;
+                pn = pn.min(c.dn);
+                // The child's disproof number as this worker sees it: scaled up while other
+                // workers search it.
+                let eff = match self.busy {
+                    None => c.dn,
+                    Some(b) => {
+                        let ck = keys::child(self.key, me, c.bit as usize);
+                        let n = b[ck as usize & (BUSY - 1)].load(Ordering::Relaxed);
+                        // Capped below the threshold, so the chosen child can always progress.
+                        c.dn.saturating_mul(1 + n).min(thpn.saturating_sub(1)).max(c.dn)
+                    }
+                };
+                if eff < eff_best {
+                    dn2 = eff_best;
+                    eff_best = eff;
                     best = i;
-                } else if c.dn < dn2 {
-                    dn2 = c.dn;
+                } else if eff < dn2 {
+                    dn2 = eff;
                 }
             }
             if pn >= thpn || dn >= thdn || self.limits.reason().is_some() {
@@ -251,7 +325,14 @@ impl<'t, B: BitSet> Dfpn<'t, B> {
             let parent = self.key;
             self.key = keys::child(parent, me, c.bit as usize);
             self.pos.play_unchecked(m);
+            let slot = self.busy.map(|b| &b[self.key as usize & (BUSY - 1)]);
+            if let Some(x) = slot {
+                x.fetch_add(1, Ordering::Relaxed);
+            }
             let r = self.mid(depth + 1, child_thpn, child_thdn, false);
+            if let Some(x) = slot {
+                x.fetch_sub(1, Ordering::Relaxed);
+            }
             self.pos.undo();
             self.key = parent;
             if r.dn == 0 {

@@ -1,5 +1,135 @@
-//! `cargo xtask bench solve`: the solving tables (6x6 and 7x7 openings, the empty 8x8 board).
+//! `cargo xtask bench solve`: the solving tables (6x6 and 7x7 openings, the empty 8x8 board),
+//! with medians, totals and peak memory next to the table-size limit.
 
-pub fn run(_rest: &[String]) -> anyhow::Result<()> {
-    anyhow::bail!("the solving benchmark is not available yet")
+use std::time::Duration;
+
+use anyhow::{bail, Context};
+use nash_board::{Bitboard, Position};
+use nash_search::{solve, SolverConfig, SolverKind};
+
+use crate::regress::{knowledge, openings, Case};
+
+fn peak_rss_mib() -> Option<f64> {
+    let s = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = s.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kb: f64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb / 1024.0)
+}
+
+struct Options {
+    only: Option<String>,
+    threads: Vec<usize>,
+    tt_mib: usize,
+    time_limit: f64,
+    knowledge: String,
+}
+
+fn parse(rest: &[String]) -> anyhow::Result<Options> {
+    let mut o = Options {
+        only: None,
+        threads: vec![1, 2],
+        tt_mib: 512,
+        time_limit: 120.0,
+        knowledge: "fill".into(),
+    };
+    let mut it = rest.iter();
+    while let Some(a) = it.next() {
+        let mut val = || it.next().with_context(|| format!("{a} needs a value"));
+        match a.as_str() {
+            "--only" => o.only = Some(val()?.clone()),
+            "--threads" => {
+                o.threads = val()?
+                    .split(',')
+                    .map(|t| t.parse().context("--threads takes numbers like 1,2"))
+                    .collect::<Result<_, _>>()?
+            }
+            "--tt-mib" => o.tt_mib = val()?.parse().context("--tt-mib takes a number")?,
+            "--time-limit" => {
+                o.time_limit = val()?.parse().context("--time-limit takes seconds")?
+            }
+            "--knowledge" => o.knowledge = val()?.clone(),
+            other => bail!(
+                "unknown option {other:?}: expected --only 6x6|7x7|8x8, --threads 1,2, \
+                 --tt-mib M, --time-limit S, --knowledge all|fill|none"
+            ),
+        }
+    }
+    Ok(o)
+}
+
+fn median(v: &mut [f64]) -> f64 {
+    if v.is_empty() {
+        return 0.0;
+    }
+    v.sort_by(f64::total_cmp);
+    v[v.len() / 2]
+}
+
+fn table(name: &str, cases: &[Case], cfg: &SolverConfig) -> (usize, usize) {
+    let mut times = Vec::new();
+    let mut wrong = 0;
+    let mut undecided = 0;
+    let mut worst = (0.0, String::new());
+    for c in cases {
+        let r = solve(&c.pos, cfg);
+        let t = r.stats.time.as_secs_f64();
+        match r.outcome.winner(c.pos.to_move()) {
+            Some(w) if w == c.winner => {}
+            Some(_) => wrong += 1,
+            None => undecided += 1,
+        }
+        if t > worst.0 {
+            worst = (t, c.label.clone());
+        }
+        times.push(t);
+    }
+    let total: f64 = times.iter().sum();
+    println!(
+        "{name:<14} {:>2} thr  {:>3} pos  total {:>9.2}s  median {:>8.3}s  max {:>8.2}s ({})  wrong {wrong}  undecided {undecided}  peak RSS {:.0} MiB (table limit {} MiB)",
+        cfg.threads,
+        cases.len(),
+        total,
+        median(&mut times),
+        worst.0,
+        worst.1,
+        peak_rss_mib().unwrap_or(0.0),
+        cfg.tt_mib
+    );
+    (wrong, undecided)
+}
+
+pub fn run(rest: &[String]) -> anyhow::Result<()> {
+    let o = parse(rest)?;
+    let want = |s: &str| o.only.as_deref().map_or(true, |x| x == s);
+    let mut wrong = 0;
+    for &threads in &o.threads {
+        let mut cfg = SolverConfig {
+            kind: SolverKind::Dfpn,
+            threads,
+            tt_mib: o.tt_mib,
+            knowledge: knowledge(&o.knowledge)?,
+            ..SolverConfig::default()
+        };
+        cfg.budget.time = Some(Duration::from_secs_f64(o.time_limit));
+        if want("6x6") {
+            wrong += table("6x6 openings", &openings(6)?, &cfg).0;
+        }
+        if want("7x7") {
+            wrong += table("7x7 openings", &openings(7)?, &cfg).0;
+        }
+        if want("8x8") {
+            let pos: Position<Bitboard> = Position::square(8)?;
+            let case = Case {
+                label: "empty".into(),
+                pos,
+                winner: nash_board::Color::Black,
+                winning: None,
+            };
+            wrong += table("8x8 empty", &[case], &cfg).0;
+        }
+    }
+    if wrong > 0 {
+        bail!("{wrong} wrong values");
+    }
+    Ok(())
 }

@@ -1,15 +1,197 @@
-//! `nash solve`.
+//! `nash solve`: the value of a position, a winning move, the proof's carrier and statistics.
+
+use std::io::Write;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 use anyhow::bail;
+use nash_board::{BitSet, Position};
+use nash_search::{Knowledge, Outcome, SolverConfig, SolverKind, Stats};
+use serde::Serialize;
 
 /// Arguments of `nash solve`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
     #[command(flatten)]
     position: crate::input::PositionArgs,
+    #[command(flatten)]
+    pub solver: SolverArgs,
+    /// Print the result as JSON.
+    #[arg(long)]
+    json: bool,
+}
+
+/// Solver options shared by `nash solve` and `nash winning`.
+#[derive(Debug, Clone, clap::Args)]
+pub struct SolverArgs {
+    /// The algorithm: dfpn, ews, pns, negamax, pattern or cus.
+    #[arg(long, default_value = "dfpn")]
+    pub solver: String,
+    /// Worker threads.
+    #[arg(long, default_value_t = 1)]
+    pub threads: usize,
+    /// Transposition-table size limit in MiB.
+    #[arg(long, default_value_t = 256)]
+    pub tt_mib: usize,
+    /// Give up after this many seconds.
+    #[arg(long)]
+    pub time_limit: Option<f64>,
+    /// Give up after this many nodes.
+    #[arg(long)]
+    pub nodes: Option<u64>,
+    /// Turn off all knowledge (fill-in, virtual connections, mustplay, ordering).
+    #[arg(long)]
+    pub no_knowledge: bool,
+}
+
+impl SolverArgs {
+    /// The solver configuration these options describe.
+    pub fn config(&self) -> anyhow::Result<SolverConfig> {
+        let kind = match self.solver.as_str() {
+            "dfpn" => SolverKind::Dfpn,
+            "ews" => SolverKind::Ews,
+            "pns" => SolverKind::Pns,
+            "negamax" => SolverKind::Negamax,
+            "pattern" => SolverKind::Pattern,
+            "cus" => SolverKind::Cus,
+            other => {
+                bail!("unknown solver {other:?}: expected dfpn, ews, pns, negamax, pattern or cus")
+            }
+        };
+        if self.threads == 0 {
+            bail!("invalid --threads 0: at least one thread is needed");
+        }
+        let mut cfg = SolverConfig {
+            kind,
+            threads: self.threads,
+            tt_mib: self.tt_mib,
+            ..SolverConfig::default()
+        };
+        if let Some(t) = self.time_limit {
+            if !(t.is_finite() && t > 0.0) {
+                bail!("invalid --time-limit {t}: expected a positive number of seconds");
+            }
+            cfg.budget.time = Some(Duration::from_secs_f64(t));
+        }
+        cfg.budget.nodes = self.nodes;
+        if self.no_knowledge {
+            cfg.knowledge = Knowledge::none();
+        }
+        Ok(cfg)
+    }
+}
+
+/// A progress line on stderr for long solves: elapsed time, once a second, after the first.
+pub struct Ticker {
+    stop: Arc<AtomicBool>,
+    handle: Option<std::thread::JoinHandle<()>>,
+}
+
+impl Ticker {
+    /// Starts the ticker (silent when `quiet`).
+    pub fn start(what: &'static str, quiet: bool) -> Ticker {
+        let stop = Arc::new(AtomicBool::new(false));
+        let flag = stop.clone();
+        let handle = (!quiet).then(|| {
+            std::thread::spawn(move || {
+                let start = Instant::now();
+                let mut shown = false;
+                while !flag.load(Ordering::Relaxed) {
+                    std::thread::sleep(Duration::from_millis(100));
+                    let t = start.elapsed();
+                    if t >= Duration::from_secs(1) && t.subsec_millis() < 100 {
+                        eprint!("\r{what}… {}s", t.as_secs());
+                        let _ = std::io::stderr().flush();
+                        shown = true;
+                    }
+                }
+                if shown {
+                    eprint!("\r\x1b[K");
+                }
+            })
+        });
+        Ticker { stop, handle }
+    }
+}
+
+impl Drop for Ticker {
+    fn drop(&mut self) {
+        self.stop.store(true, Ordering::Relaxed);
+        if let Some(h) = self.handle.take() {
+            let _ = h.join();
+        }
+    }
+}
+
+#[derive(Serialize)]
+struct Report {
+    to_move: String,
+    result: &'static str,
+    winner: Option<String>,
+    winning_move: Option<String>,
+    carrier: Option<Vec<String>>,
+    reason: Option<String>,
+    solver: String,
+    stats: Stats,
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
-    let _ = crate::input::load(&args.position)?;
-    bail!("nash solve is not available in this build")
+    let pos = crate::input::load(&args.position)?;
+    let cfg = args.solver.config()?;
+    nash_board::with_position!(&pos, p => report(p, &cfg, &args))
+}
+
+fn names<B: BitSet>(set: B) -> Vec<String> {
+    set.iter().map(|c| c.to_string()).collect()
+}
+
+fn report<B: BitSet>(p: &Position<B>, cfg: &SolverConfig, args: &Args) -> anyhow::Result<()> {
+    let r = {
+        let _t = Ticker::start("solving", args.json);
+        nash_search::solve(p, cfg)
+    };
+    let to_move = p.to_move();
+    let (result, mv, carrier, reason) = match &r.outcome {
+        Outcome::Win { winning_move, carrier } => {
+            ("win", winning_move.map(|c| c.to_string()), Some(names(*carrier)), None)
+        }
+        Outcome::Loss { carrier } => ("loss", None, Some(names(*carrier)), None),
+        Outcome::Unknown { reason } => ("unknown", None, None, Some(reason.to_string())),
+    };
+    let rep = Report {
+        to_move: to_move.to_string(),
+        result,
+        winner: r.outcome.winner(to_move).map(|c| c.to_string()),
+        winning_move: mv,
+        carrier,
+        reason,
+        solver: args.solver.solver.clone(),
+        stats: r.stats,
+    };
+    if args.json {
+        println!("{}", serde_json::to_string_pretty(&rep)?);
+        return Ok(());
+    }
+    println!("{p}");
+    match &rep.winner {
+        Some(w) => println!("{} to move: {} ({w} wins)", rep.to_move, rep.result),
+        None => println!("{} to move: unknown ({})", rep.to_move, rep.reason.unwrap_or_default()),
+    }
+    if let Some(m) = &rep.winning_move {
+        println!("winning move: {m}");
+    }
+    if let Some(c) = &rep.carrier {
+        println!("carrier ({} cells): {}", c.len(), c.join(" "));
+    }
+    let s = rep.stats;
+    println!(
+        "nodes {}  time {:.3}s  tt hits {}  knowledge calls {} (decided {})",
+        s.nodes,
+        s.time.as_secs_f64(),
+        s.tt_hits,
+        s.knowledge_calls,
+        s.knowledge_decided
+    );
+    Ok(())
 }

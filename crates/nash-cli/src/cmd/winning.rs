@@ -1,15 +1,70 @@
-//! `nash winning`.
+//! `nash winning`: the exact set of winning moves, every legal move decided.
 
-use anyhow::bail;
+use nash_board::{BitSet, Position};
+use nash_search::{SolverConfig, Stats};
+use serde::Serialize;
+
+use crate::cmd::solve::{SolverArgs, Ticker};
 
 /// Arguments of `nash winning`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
     #[command(flatten)]
     position: crate::input::PositionArgs,
+    #[command(flatten)]
+    solver: SolverArgs,
+    /// Print the result as JSON.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Serialize)]
+struct Report {
+    to_move: String,
+    winning: Vec<String>,
+    losing: Vec<String>,
+    unknown: Vec<String>,
+    exact: bool,
+    stats: Stats,
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
-    let _ = crate::input::load(&args.position)?;
-    bail!("nash winning is not available in this build")
+    let pos = crate::input::load(&args.position)?;
+    let cfg = args.solver.config()?;
+    nash_board::with_position!(&pos, p => report(p, &cfg, args.json))
+}
+
+fn names<B: BitSet>(set: B) -> Vec<String> {
+    set.iter().map(|c| c.to_string()).collect()
+}
+
+fn report<B: BitSet>(p: &Position<B>, cfg: &SolverConfig, json: bool) -> anyhow::Result<()> {
+    let w = {
+        let _t = Ticker::start("deciding every move", json);
+        nash_search::winning_moves(p, cfg)
+    };
+    let rep = Report {
+        to_move: p.to_move().to_string(),
+        winning: names(w.winning),
+        losing: names(w.losing),
+        unknown: names(w.unknown),
+        exact: w.unknown.is_empty(),
+        stats: w.stats,
+    };
+    if json {
+        println!("{}", serde_json::to_string_pretty(&rep)?);
+        return Ok(());
+    }
+    println!("{p}");
+    println!(
+        "{} to move; winning moves ({}): {}",
+        rep.to_move,
+        rep.winning.len(),
+        rep.winning.join(" ")
+    );
+    if !rep.exact {
+        println!("undecided within the budget ({}): {}", rep.unknown.len(), rep.unknown.join(" "));
+    }
+    println!("nodes {}  time {:.3}s", rep.stats.nodes, rep.stats.time.as_secs_f64());
+    Ok(())
 }

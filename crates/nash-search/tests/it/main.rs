@@ -2,3 +2,4 @@
 
 mod ground_truth;
 mod support;
+mod symmetry;

@@ -1,0 +1,97 @@
+//! Results do not depend on how the board is turned: every solver gives the same value on a
+//! position and its images, and winning sets map onto each other.
+
+use nash_board::{BitSet, Bitboard, Position};
+use nash_search::{solve, winning_moves, Knowledge, MoveOrdering, SolverConfig, SolverKind};
+use proptest::prelude::*;
+
+use crate::support::solved_up_to;
+
+fn cfg(kind: SolverKind) -> SolverConfig {
+    let knowledge = Knowledge {
+        vc: false,
+        mustplay: false,
+        ordering: MoveOrdering::Centre,
+        ..Knowledge::default()
+    };
+    SolverConfig { kind, tt_mib: 8, knowledge, ..SolverConfig::default() }
+}
+
+#[test]
+fn winning_sets_map_under_every_symmetry() {
+    let c = cfg(SolverKind::Dfpn);
+    for s in solved_up_to(4) {
+        let p = s.position();
+        let base = winning_moves(&p, &c).winning;
+        for &sym in p.geometry().symmetries() {
+            let q = p.transformed(sym);
+            let w = winning_moves(&q, &c).winning;
+            assert_eq!(w, p.geometry().map_set(sym, base), "{} under {sym:?}", s.moves);
+        }
+    }
+}
+
+fn random_position(n: usize, cells: &[usize]) -> Position<Bitboard> {
+    let mut p: Position<Bitboard> = Position::square(n).expect("size");
+    for &i in cells {
+        let empty: Vec<_> = p.empty_cells().iter().collect();
+        if empty.is_empty() || p.winner().is_some() {
+            break;
+        }
+        p.play_unchecked(empty[i % empty.len()]);
+    }
+    p
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 40, ..ProptestConfig::default() })]
+
+    /// All solvers agree with each other, and with themselves on the position's images.
+    #[test]
+    fn solvers_agree_on_random_positions(n in 3usize..=5, cells in prop::collection::vec(0usize..64, 2..9)) {
+        let p = random_position(n, &cells);
+        let reference = solve(&p, &cfg(SolverKind::Dfpn)).outcome.wins();
+        prop_assert!(reference.is_some());
+        let mut kinds = vec![SolverKind::Pns, SolverKind::Ews, SolverKind::Pattern, SolverKind::Negamax, SolverKind::Cus];
+        if p.empty_cells().len() > 14 {
+            kinds.retain(|k| matches!(k, SolverKind::Pns | SolverKind::Ews | SolverKind::Pattern));
+        }
+        for kind in kinds {
+            let mut c = cfg(kind);
+            c.tt_mib = 32;
+            prop_assert_eq!(solve(&p, &c).outcome.wins(), reference, "{:?} on {}", kind, p);
+        }
+        let none = SolverConfig { knowledge: Knowledge::none(), ..cfg(SolverKind::Dfpn) };
+        if p.empty_cells().len() <= 16 {
+            prop_assert_eq!(solve(&p, &none).outcome.wins(), reference);
+        }
+        for &sym in p.geometry().symmetries() {
+            let q = p.transformed(sym);
+            prop_assert_eq!(solve(&q, &cfg(SolverKind::Dfpn)).outcome.wins(), reference);
+        }
+    }
+
+    /// A claimed carrier is a real threat pattern: the loser may own every empty cell outside
+    /// it and still loses.
+    #[test]
+    fn carriers_are_threat_patterns(n in 3usize..=4, cells in prop::collection::vec(0usize..64, 1..7)) {
+        let p = random_position(n, &cells);
+        let c = cfg(SolverKind::Dfpn);
+        let r = solve(&p, &c);
+        let (win, carrier) = match r.outcome {
+            nash_search::Outcome::Win { carrier, .. } => (true, carrier),
+            nash_search::Outcome::Loss { carrier } => (false, carrier),
+            nash_search::Outcome::Unknown { .. } => { prop_assert!(false, "unknown"); unreachable!() }
+        };
+        let loser = if win { !p.to_move() } else { p.to_move() };
+        let mut q = p.clone();
+        q.fill(loser, q.empty_cells() - carrier);
+        if q.winner().is_none() {
+            let plain = SolverConfig { knowledge: Knowledge::none(), ..c };
+            prop_assert_eq!(solve(&q, &plain).outcome.wins(), Some(win), "carrier {:?} of {}", carrier, p);
+        } else {
+            prop_assert_eq!(q.winner(), Some(if win { p.to_move() } else { !p.to_move() }));
+        }
+        let _ = Bitboard::EMPTY;
+    }
+}
