@@ -1,8 +1,15 @@
 //! The solver and analysis commands, written once over the bitboard width and run on the
 //! current position through `with_position!`.
 
+use std::fmt::Write as _;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{mpsc, Arc};
+use std::time::Duration;
+
 use nash_board::{BitSet, Cell, Color, Move, Position};
-use nash_search::{Outcome, SolveResult, SolverConfig, StopReason, WinningMoves};
+use nash_patterns::{Analysis, Ice};
+use nash_search::{solve, winning_moves, Outcome, SolverConfig, StopReason};
+use nash_vc::{HSearchConfig, VcBuilder};
 
 use crate::engine::{cell_list, with_to_move};
 use crate::{heuristic, HtpError};
@@ -16,20 +23,6 @@ pub(crate) enum Inferior {
     Fillin,
     /// Only the dead cells.
     Dead,
-}
-
-fn solve<B: BitSet>(pos: &Position<B>, cfg: &SolverConfig) -> SolveResult<B> {
-    let _ = (pos, cfg);
-    SolveResult {
-        outcome: Outcome::Unknown { reason: StopReason::Cancelled },
-        stats: Default::default(),
-    }
-}
-
-fn winning_moves<B: BitSet>(pos: &Position<B>, cfg: &SolverConfig) -> WinningMoves<B> {
-    let _ = cfg;
-    let empty = pos.empty_cells();
-    WinningMoves { winning: B::EMPTY, losing: B::EMPTY, unknown: empty, stats: Default::default() }
 }
 
 /// The winner of the position with `to_move` (default: the side to move) to play, or why the
@@ -72,21 +65,106 @@ pub(crate) fn find_winning<B: BitSet>(
     Ok(cell_list(w.winning))
 }
 
-/// `genmove`: a winning move if the solver finds one within the budget, else the heuristic's
-/// choice; `resign` when the game is already over.
+/// The largest board (in cells) on which `genmove` asks the solver and H-search: beyond 11×11
+/// one connection build alone takes longer than a move should, so larger boards get the
+/// shortest-path heuristic only.
+const GENMOVE_KNOWLEDGE_MAX_CELLS: usize = 121;
+
+/// Solves on a worker thread and gives up once the time budget (plus a grace of a quarter of
+/// it) has passed, raising the solver's cancel flag so that it stops at its next check. A
+/// position whose single node takes long to evaluate thus cannot hold `genmove` up.
+fn solve_within<B: BitSet>(pos: &Position<B>, cfg: &SolverConfig) -> Option<Outcome<B>> {
+    let limit = cfg.budget.time.unwrap_or(Duration::from_secs(1));
+    let cancel = Arc::new(AtomicBool::new(false));
+    let mut cfg = cfg.clone();
+    cfg.budget.cancel = Some(Arc::clone(&cancel));
+    let (tx, rx) = mpsc::channel();
+    let p = pos.clone();
+    std::thread::spawn(move || {
+        let _ = tx.send(solve(&p, &cfg).outcome);
+    });
+    let answer = rx.recv_timeout(limit + limit / 4).ok();
+    cancel.store(true, Ordering::Relaxed);
+    answer
+}
+
+/// `genmove`: on boards up to 11×11, a winning move if the solver finds one within the budget, else the best move by
+/// H-score (Chen 2025 s.5.7) inside the mustplay, ties broken by the shortest-path margin;
+/// `resign` when the game is already over.
 pub(crate) fn choose_move<B: BitSet>(pos: &Position<B>, color: Color, cfg: &SolverConfig) -> Move {
     let p = with_to_move(pos, color);
     if p.winner().is_some() {
         return Move::Resign;
     }
-    if let Outcome::Win { winning_move: Some(cell), .. } = solve(&p, cfg).outcome {
-        if p.empty_cells().contains(cell) {
-            return Move::Cell(cell);
+    let small = p.cols() * p.rows() <= GENMOVE_KNOWLEDGE_MAX_CELLS;
+    if small {
+        if let Some(Outcome::Win { winning_move: Some(cell), .. }) = solve_within(&p, cfg) {
+            if p.empty_cells().contains(cell) {
+                return Move::Cell(cell);
+            }
         }
     }
-    match heuristic::best_move(&p, color) {
+    let mut moves = p.empty_cells();
+    let mut vc = VcBuilder::new(HSearchConfig::default());
+    if small {
+        vc.build(&p);
+        if let Some(key) = vc.win_now().and_then(|w| w.key) {
+            return Move::Cell(key);
+        }
+        let mustplay = vc.mustplay();
+        if !mustplay.is_empty() {
+            moves = mustplay;
+        }
+    }
+    let scored = vc.geometry().is_some();
+    let score = |c: Cell| if scored { vc.h_score(color, c) } else { 0.0 };
+    match heuristic::best_move(&p, color, moves, score) {
         Some(cell) => Move::Cell(cell),
         None => Move::Resign,
+    }
+}
+
+/// The inferior cells of `pos` with `color` to move (nash-patterns' analysis).
+fn analyse<B: BitSet>(pos: &Position<B>) -> Analysis<B> {
+    let ice = Ice::for_size(pos.cols(), pos.rows()).expect("the position's own size is valid");
+    ice.analyse(pos)
+}
+
+/// Which labels an inferior-cell answer shows.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+struct Labels {
+    dead: bool,
+    captured: bool,
+    pruned: bool,
+}
+
+/// Writes the cells of an analysis in HexGui's `inferior` format: ` cell label` pairs, where
+/// the label is `fd` + the fill colour for a dead cell, `fc` + the capturing colour for a
+/// captured one, `iv[killer]` for a vulnerable move and `id[dominator]` for a dominated one.
+fn write_labels<B: BitSet>(out: &mut String, a: &Analysis<B>, labels: Labels) {
+    let fill_letter = |c: Cell| if a.fill[0].contains(c) { 'b' } else { 'w' };
+    let all = a.dead | a.captured[0] | a.captured[1] | a.dominated | a.vulnerable;
+    for cell in all.iter() {
+        if a.dead.contains(cell) {
+            if labels.dead {
+                let _ = write!(out, " {cell} fd{}", fill_letter(cell));
+            }
+        } else if a.captured[0].contains(cell) || a.captured[1].contains(cell) {
+            if labels.captured {
+                let by = if a.captured[0].contains(cell) { 'b' } else { 'w' };
+                let _ = write!(out, " {cell} fc{by}");
+            }
+        } else if labels.pruned {
+            let tag = if a.vulnerable.contains(cell) { "iv" } else { "id" };
+            match a.dominator(cell) {
+                Some(d) => {
+                    let _ = write!(out, " {cell} {tag}[{d}]");
+                }
+                None => {
+                    let _ = write!(out, " {cell} {tag}[]");
+                }
+            }
+        }
     }
 }
 
@@ -96,19 +174,64 @@ pub(crate) fn inferior<B: BitSet>(
     color: Color,
     kind: Inferior,
 ) -> Result<String, HtpError> {
-    let _ = (pos, color, kind);
-    Err(HtpError::NotAvailable("inferior cell analysis"))
+    let p = with_to_move(pos, color);
+    let a = analyse(&p);
+    let labels = match kind {
+        Inferior::All => Labels { dead: true, captured: true, pruned: true },
+        Inferior::Fillin => Labels { dead: true, captured: true, pruned: false },
+        Inferior::Dead => Labels { dead: true, captured: false, pruned: false },
+    };
+    let mut out = String::new();
+    write_labels(&mut out, &a, labels);
+    Ok(out.trim_start().to_owned())
 }
 
-/// `vc-build`: builds the connections and shows the cells outside the moves to consider.
+/// Fill-in, then H-search on the filled position, with `color` to move.
+fn build<B: BitSet>(pos: &Position<B>, color: Color) -> (Analysis<B>, VcBuilder<B>) {
+    let mut p = with_to_move(pos, color);
+    let a = analyse(&p);
+    a.apply_fill(&mut p);
+    let mut vc = VcBuilder::new(HSearchConfig::default());
+    vc.build(&p);
+    (a, vc)
+}
+
+/// Marks with ` cell x` the empty cells outside `consider` that carry no other label.
+fn write_outside<B: BitSet>(out: &mut String, pos: &Position<B>, labelled: B, consider: B) {
+    for cell in (pos.empty_cells() - labelled - consider).iter() {
+        let _ = write!(out, " {cell} x");
+    }
+}
+
+/// `vc-build`: fill-in and connections for `color` to move; shows the inferior cells and, when
+/// the position is not yet decided, marks the cells outside the moves a solver would consider
+/// (the mustplay after pruning).
 pub(crate) fn vc_build<B: BitSet>(pos: &Position<B>, color: Color) -> Result<String, HtpError> {
-    let _ = (pos, color);
-    Err(HtpError::NotAvailable("virtual connections"))
+    if pos.winner().is_some() {
+        return Ok(String::new());
+    }
+    let (a, vc) = build(pos, color);
+    let mut out = String::new();
+    write_labels(&mut out, &a, Labels { dead: true, captured: true, pruned: true });
+    let decided = a.winner.is_some() || vc.win_now().is_some() || vc.opponent_won().is_some();
+    if !decided {
+        let labelled = a.fill[0] | a.fill[1] | a.pruned();
+        write_outside(&mut out, pos, labelled, a.candidates & vc.mustplay());
+    }
+    Ok(out.trim_start().to_owned())
 }
 
-/// `vc-get-mustplay`: the cells outside the mustplay, marked for HexGui.
+/// `vc-get-mustplay`: the filled cells, and the cells outside the mustplay of `color` (Chen 2025
+/// Definition 7) marked `x`.
 pub(crate) fn mustplay<B: BitSet>(pos: &Position<B>, color: Color) -> Result<String, HtpError> {
-    let _ = (pos, color);
-    let _: Option<Cell> = None;
-    Err(HtpError::NotAvailable("virtual connections"))
+    if pos.winner().is_some() {
+        return Ok(String::new());
+    }
+    let (a, vc) = build(pos, color);
+    let mut out = String::new();
+    write_labels(&mut out, &a, Labels { dead: true, captured: true, pruned: false });
+    if a.winner.is_none() {
+        write_outside(&mut out, pos, a.fill[0] | a.fill[1], vc.mustplay());
+    }
+    Ok(out.trim_start().to_owned())
 }

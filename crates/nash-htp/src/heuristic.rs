@@ -53,9 +53,15 @@ pub fn distance<B: BitSet>(pos: &Position<B>, color: Color) -> u32 {
     dist[B::bit_of(target)]
 }
 
-/// The empty cell that, played by `color`, leaves the largest margin of the opponent's
-/// distance over ours; ties go to the cell nearest the centre. `None` on a full board.
-pub fn best_move<B: BitSet>(pos: &Position<B>, color: Color) -> Option<Cell> {
+/// The cell of `moves` with the highest `score`, ties broken by the largest margin of the
+/// opponent's distance over ours after playing it, then by nearness to the centre. `None` when
+/// `moves` holds no empty cell.
+pub fn best_move<B: BitSet>(
+    pos: &Position<B>,
+    color: Color,
+    moves: B,
+    score: impl Fn(Cell) -> f32,
+) -> Option<Cell> {
     let mut scratch = pos.clone();
     let (cols, rows) = (pos.cols() as i64, pos.rows() as i64);
     let centre_distance = |c: Cell| {
@@ -64,23 +70,23 @@ pub fn best_move<B: BitSet>(pos: &Position<B>, color: Color) -> Option<Cell> {
         // Hex distance on doubled coordinates, so both half-cell centres compare exactly.
         (dc.abs() + dr.abs() + (dc + dr).abs()) / 2
     };
-    let mut best: Option<(i64, i64, Cell)> = None;
-    for cell in pos.empty_cells().iter() {
+    let mut best: Option<(f32, i64, i64, Cell)> = None;
+    for cell in (moves & pos.empty_cells()).iter() {
         if scratch.play_as(color, cell).is_err() {
             continue;
         }
         let margin = clamp(distance(&scratch, !color)) - clamp(distance(&scratch, color));
         scratch.undo();
-        let key = (margin, -centre_distance(cell), cell);
+        let key = (score(cell), margin, -centre_distance(cell));
         let better = match best {
             None => true,
-            Some((m, c, _)) => (key.0, key.1) > (m, c),
+            Some((s, m, c, _)) => key.0 > s || (key.0 == s && (key.1, key.2) > (m, c)),
         };
         if better {
-            best = Some(key);
+            best = Some((key.0, key.1, key.2, cell));
         }
     }
-    best.map(|(_, _, c)| c)
+    best.map(|(_, _, _, c)| c)
 }
 
 /// Distances as signed numbers, a cut-off path counting as very long.
@@ -120,7 +126,7 @@ mod tests {
     fn best_move_completes_a_connection() {
         // Black has b1 and b2; b3 (or a3) wins at once.
         let p = position(3, "b1 a1 b2 a2");
-        let m = best_move(&p, Color::Black).unwrap();
+        let m = best_move(&p, Color::Black, p.empty_cells(), |_| 0.0).unwrap();
         let mut q = p.clone();
         q.play_as(Color::Black, m).unwrap();
         assert_eq!(q.winner(), Some(Color::Black), "chose {m}");
@@ -129,6 +135,9 @@ mod tests {
     #[test]
     fn best_move_on_the_empty_board_is_central() {
         let p = position(5, "-");
-        assert_eq!(best_move(&p, Color::Black), Some("c3".parse().unwrap()));
+        assert_eq!(
+            best_move(&p, Color::Black, p.empty_cells(), |_| 0.0),
+            Some("c3".parse().unwrap())
+        );
     }
 }

@@ -213,3 +213,82 @@ fn quit_ends_the_session() {
     assert_eq!(transcript("quit\nname\n"), "= \n\n");
     assert_eq!(transcript("5 quit\n"), "=5 \n\n");
 }
+
+#[test]
+fn small_positions_are_solved_against_known_values() {
+    check_session(&[
+        ("boardsize 3", "= "),
+        ("dfpn-solve-state", "= black"),
+        ("dfs-solve-state", "= black"),
+        // The empty 3x3 board: Black wins exactly with c1, a2, b2, c2, a3.
+        ("dfpn-solver-find-winning b", "= c1 a2 b2 c2 a3"),
+        // By the transpose symmetry White's winning set is the mirror image.
+        ("dfpn-solver-find-winning w", "= b1 c1 b2 a3 b3"),
+        ("boardsize 4", "= "),
+        ("dfpn-solver-find-winning b", "= d1 c2 b3 a4"),
+        ("play b a1", "= "),
+        ("11 dfpn-solve-state white", "=11 white"),
+        ("12 dfs-solve-state w", "=12 white"),
+        ("13 dfpn-solve-state black", "=13 black"),
+        ("undo", "= "),
+        // 3 columns, 2 rows: Black's edges are closer, so Black wins even moving second.
+        ("boardsize 3 2", "= "),
+        ("dfpn-solve-state white", "= black"),
+        ("dfs-solve-state w", "= black"),
+        ("boardsize 2 3", "= "),
+        ("dfpn-solve-state black", "= white"),
+    ]);
+}
+
+/// The ` cell label` pairs of an `inferior` answer.
+fn labels(answer: &str) -> Vec<(String, String)> {
+    let text = answer.trim_start_matches("= ");
+    let words: Vec<&str> = text.split_whitespace().collect();
+    assert_eq!(words.len() % 2, 0, "cell/label pairs: {answer:?}");
+    words.chunks(2).map(|w| (w[0].to_owned(), w[1].to_owned())).collect()
+}
+
+#[test]
+fn analysis_answers_use_hexgui_inferior_labels() {
+    let script = "boardsize 5\nplay b c3\nplay w c2\nplay b b4\n\
+                  compute-inferior w\ncompute-fillin w\ncompute-dead w\nvc-build w\nvc-get-mustplay w\n\
+                  dfpn-solver-find-winning w\nall_legal_moves\n";
+    let got = answers(&transcript(script));
+    assert_eq!(got.len(), 11);
+    let empty: Vec<String> =
+        got[10].trim_start_matches("= ").split_whitespace().map(str::to_owned).collect();
+    let winning: Vec<String> =
+        got[9].trim_start_matches("= ").split_whitespace().map(str::to_owned).collect();
+    let label_ok = |l: &str| {
+        ["fdb", "fdw", "fcb", "fcw", "x"].contains(&l)
+            || ((l.starts_with("iv[") || l.starts_with("id[")) && l.ends_with(']'))
+    };
+    for (i, answer) in got[4..9].iter().enumerate() {
+        assert!(answer.starts_with("= "), "{answer}");
+        for (cell, label) in labels(answer) {
+            assert!(empty.contains(&cell), "{cell} labelled in {answer:?} but not empty");
+            assert!(label_ok(&label), "label {label} in {answer:?}");
+            match i {
+                1 => assert!(label.starts_with("fd") || label.starts_with("fc"), "{answer}"),
+                2 => assert!(label.starts_with("fd"), "{answer}"),
+                _ => {}
+            }
+            // A move outside the mustplay loses.
+            if label == "x" && i == 4 {
+                assert!(!winning.contains(&cell), "{cell} is outside the mustplay but wins");
+            }
+        }
+    }
+}
+
+#[test]
+fn a_virtually_won_position_leaves_no_mustplay() {
+    // 4x4, a black stone on b3 wins for Black even with White to move (Chen 2025 Figure 1.3):
+    // every white move is outside the (empty) mustplay.
+    let got = answers(&transcript("boardsize 4\nplay b b3\nvc-get-mustplay w\nall_legal_moves\n"));
+    let marked: Vec<String> = labels(&got[2]).into_iter().map(|(c, _)| c).collect();
+    let empty: Vec<String> =
+        got[3].trim_start_matches("= ").split_whitespace().map(str::to_owned).collect();
+    let unmarked: Vec<&String> = empty.iter().filter(|c| !marked.contains(c)).collect();
+    assert!(unmarked.is_empty(), "cells left in the mustplay: {unmarked:?}");
+}
