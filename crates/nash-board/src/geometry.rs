@@ -271,7 +271,8 @@ impl<B: BitSet> Geometry<B> {
     }
 
     /// The winner of a completely filled board given Black's stones: Black if they connect
-    /// north and south, White otherwise (a full Hex board always has exactly one winner).
+    /// north and south, White otherwise (a full Hex board always has exactly one winner: the
+    /// no-draw theorem, Gale 1979).
     #[inline]
     pub fn full_board_winner(&self, black: B) -> Color {
         if self.connects(black, Color::Black) {

@@ -78,7 +78,8 @@ fn incremental_winner_matches_on_every_size() {
     }
 }
 
-/// Hex's no-draw theorem: a completely filled board has exactly one winner.
+/// Hex's no-draw theorem (Gale, "The game of Hex and the Brouwer fixed-point theorem", 1979):
+/// a completely filled board has exactly one winner.
 fn check_full_board<B: BitSet>(cols: usize, rows: usize, rng: &mut SmallRng) {
     let grid = random_grid(rng, cols, rows, 0.0);
     let pos: Position<B> = position_of(&grid, Color::Black);
