@@ -153,7 +153,7 @@ impl<'t, B: BitSet> Dfpn<'t, B> {
 
     /// Searches the root until it is solved or the budget runs out.
     pub(crate) fn run(&mut self) -> Outcome<B> {
-        let r = self.mid(0, INF, INF, true);
+        let r = self.mid(0, INF, INF);
         if r.pn == 0 {
             let mv = (r.best != NO_MOVE).then(|| B::cell_of(r.best as usize));
             Outcome::Win { winning_move: mv, carrier: r.carrier }
@@ -176,7 +176,7 @@ impl<'t, B: BitSet> Dfpn<'t, B> {
     }
 
     /// Multiple iterative deepening at one node: search until `pn >= thpn` or `dn >= thdn`.
-    fn mid(&mut self, depth: usize, thpn: u32, thdn: u32, root: bool) -> Res<B> {
+    fn mid(&mut self, depth: usize, thpn: u32, thdn: u32) -> Res<B> {
         self.stats.nodes += 1;
         let start_nodes = self.stats.nodes;
         let key = self.key;
@@ -184,7 +184,7 @@ impl<'t, B: BitSet> Dfpn<'t, B> {
             return Res { pn: 1, dn: 1, carrier: B::EMPTY, best: NO_MOVE };
         }
         let me = self.pos.to_move();
-        let node = self.pipe.analyse(&mut self.pos, root, &mut self.stats);
+        let node = self.pipe.analyse(&mut self.pos, depth, &mut self.stats);
         let fill = node.filled[0] | node.filled[1];
         let res = match node.verdict {
             Verdict::Win { mv, carrier } => Res {
@@ -329,7 +329,7 @@ impl<'t, B: BitSet> Dfpn<'t, B> {
             if let Some(x) = slot {
                 x.fetch_add(1, Ordering::Relaxed);
             }
-            let r = self.mid(depth + 1, child_thpn, child_thdn, false);
+            let r = self.mid(depth + 1, child_thpn, child_thdn);
             if let Some(x) = slot {
                 x.fetch_sub(1, Ordering::Relaxed);
             }

@@ -134,6 +134,7 @@ pub(crate) fn solve<B: BitSet>(pos: &Position<B>, cfg: &SolverConfig) -> SolveRe
         }
         let mut at = 0usize;
         let mut undo = 0usize;
+        let mut depth = 0usize;
         while tree[at].expanded {
             let n = tree[at];
             for c in Color::ALL {
@@ -155,6 +156,7 @@ pub(crate) fn solve<B: BitSet>(pos: &Position<B>, cfg: &SolverConfig) -> SolveRe
             }
             p.play_unchecked(B::cell_of(tree[best].mv as usize));
             undo += 1;
+            depth += 1;
             at = best;
         }
         if tree.len() + p.empty_cells().len() > cap {
@@ -164,8 +166,9 @@ pub(crate) fn solve<B: BitSet>(pos: &Position<B>, cfg: &SolverConfig) -> SolveRe
             }
             break;
         }
-        let (w, v) =
-            expand(&mut tree, at, &mut p, &mut pipe, &mut order, &mut cells, &mut rng, &mut stats);
+        let (w, v) = expand(
+            &mut tree, at, depth, &mut p, &mut pipe, &mut order, &mut cells, &mut rng, &mut stats,
+        );
         for _ in 0..undo {
             p.undo();
         }
@@ -200,6 +203,7 @@ pub(crate) fn solve<B: BitSet>(pos: &Position<B>, cfg: &SolverConfig) -> SolveRe
 fn expand<B: BitSet>(
     tree: &mut Vec<Node<B>>,
     at: usize,
+    depth: usize,
     p: &mut Position<B>,
     pipe: &mut Pipeline<B>,
     order: &mut Vec<Cell>,
@@ -208,7 +212,7 @@ fn expand<B: BitSet>(
     stats: &mut Stats,
 ) -> (f64, f64) {
     let me = p.to_move();
-    let node = pipe.analyse(p, at == 0, stats);
+    let node = pipe.analyse(p, depth, stats);
     tree[at].expanded = true;
     let mut result = (0.0, 0.0);
     match node.verdict {

@@ -40,7 +40,7 @@ pub(crate) fn solve<B: BitSet>(
         bufs: (0..n).map(|_| Vec::with_capacity(n)).collect(),
         key: keys::position(pos),
     };
-    let r = s.search(0, true);
+    let r = s.search(0);
     s.stats.time = s.limits.start.elapsed();
     let carrier = pos.empty_cells();
     let outcome = match r {
@@ -55,7 +55,7 @@ pub(crate) fn solve<B: BitSet>(
 
 impl<B: BitSet> Negamax<'_, B> {
     /// Whether the player to move wins, with a winning move; `None` when the budget ran out.
-    fn search(&mut self, depth: usize, root: bool) -> Option<(bool, Option<Cell>)> {
+    fn search(&mut self, depth: usize) -> Option<(bool, Option<Cell>)> {
         self.stats.nodes += 1;
         if self.limits.exceeded(self.stats.nodes) {
             return None;
@@ -70,7 +70,7 @@ impl<B: BitSet> Negamax<'_, B> {
                 }
             }
         }
-        let node = self.pipe.analyse(&mut self.pos, root, &mut self.stats);
+        let node = self.pipe.analyse(&mut self.pos, depth, &mut self.stats);
         let result = match node.verdict {
             Verdict::Win { mv, .. } => Some((true, mv)),
             Verdict::Loss { .. } => Some((false, None)),
@@ -107,7 +107,7 @@ impl<B: BitSet> Negamax<'_, B> {
             let r = if self.pos.winner() == Some(me) {
                 Some((false, None))
             } else {
-                self.search(depth + 1, false)
+                self.search(depth + 1)
             };
             self.pos.undo();
             self.key = parent;

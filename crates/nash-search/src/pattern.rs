@@ -67,7 +67,7 @@ pub(crate) fn solve<B: BitSet>(
         moves: (0..n).map(|_| Vec::with_capacity(n)).collect(),
         util: (0..n + 1).map(|_| vec![0; util_len]).collect(),
     };
-    let r = s.search(0, true);
+    let r = s.search(0);
     s.stats.time = s.limits.start.elapsed();
     let outcome = match r {
         Some(Res { win: true, mv, carrier }) => Outcome::Win { winning_move: mv, carrier },
@@ -89,7 +89,7 @@ impl<B: BitSet> Search<'_, B> {
         }
     }
 
-    fn search(&mut self, depth: usize, root: bool) -> Option<Res<B>> {
+    fn search(&mut self, depth: usize) -> Option<Res<B>> {
         self.stats.nodes += 1;
         if self.limits.exceeded(self.stats.nodes) {
             return None;
@@ -97,7 +97,7 @@ impl<B: BitSet> Search<'_, B> {
         let key = self.key;
         if let Some(t) = self.table {
             if let Some(e) = t.get(key) {
-                if e.is_solved() && (!root || e.best != NO_MOVE || e.dn == 0) {
+                if e.is_solved() && (depth > 0 || e.best != NO_MOVE || e.dn == 0) {
                     self.stats.tt_hits += 1;
                     if self.mode == Mode::Utility {
                         let u = &mut self.util[depth];
@@ -112,7 +112,7 @@ impl<B: BitSet> Search<'_, B> {
             }
         }
         let me = self.pos.to_move();
-        let node = self.pipe.analyse(&mut self.pos, root, &mut self.stats);
+        let node = self.pipe.analyse(&mut self.pos, depth, &mut self.stats);
         let fill = node.filled[0] | node.filled[1];
         let r = match node.verdict {
             Verdict::Win { mv, carrier } => {
@@ -182,7 +182,7 @@ impl<B: BitSet> Search<'_, B> {
                 self.terminal_util(depth + 1, me);
                 Some(Res { win: false, mv: None, carrier: B::EMPTY })
             } else {
-                self.search(depth + 1, false)
+                self.search(depth + 1)
             };
             self.pos.undo();
             self.key = parent;

@@ -72,6 +72,7 @@ pub(crate) fn solve<B: BitSet>(pos: &Position<B>, cfg: &SolverConfig) -> SolveRe
         // Select a most-proving leaf, replaying moves and fill-in on the way down.
         let mut at = 0usize;
         let mut undo = 0usize;
+        let mut depth = 0usize;
         while tree[at].expanded {
             let n = tree[at];
             for c in Color::ALL {
@@ -89,6 +90,7 @@ pub(crate) fn solve<B: BitSet>(pos: &Position<B>, cfg: &SolverConfig) -> SolveRe
             }
             p.play_unchecked(B::cell_of(tree[best].mv as usize));
             undo += 1;
+            depth += 1;
             at = best;
         }
         if tree.len() + p.empty_cells().len() > cap {
@@ -98,7 +100,7 @@ pub(crate) fn solve<B: BitSet>(pos: &Position<B>, cfg: &SolverConfig) -> SolveRe
             }
             break;
         }
-        expand(&mut tree, at, &mut p, &mut pipe, &mut order, &mut stats);
+        expand(&mut tree, at, depth, &mut p, &mut pipe, &mut order, &mut stats);
         for _ in 0..undo {
             p.undo();
         }
@@ -126,13 +128,14 @@ pub(crate) fn solve<B: BitSet>(pos: &Position<B>, cfg: &SolverConfig) -> SolveRe
 fn expand<B: BitSet>(
     tree: &mut Vec<Node<B>>,
     at: usize,
+    depth: usize,
     p: &mut Position<B>,
     pipe: &mut Pipeline<B>,
     order: &mut Vec<Cell>,
     stats: &mut Stats,
 ) {
     let me = p.to_move();
-    let node = pipe.analyse(p, at == 0, stats);
+    let node = pipe.analyse(p, depth, stats);
     tree[at].expanded = true;
     match node.verdict {
         Verdict::Win { mv, carrier } => {
