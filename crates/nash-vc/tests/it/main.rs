@@ -1,1 +1,8 @@
-//! Integration tests for nash-vc.
+//! Integration tests for nash-vc: soundness by brute force, the seeds' worked examples,
+//! incremental updates against full rebuilds, and the configuration's text form.
+
+mod config;
+mod examples;
+mod incremental;
+mod oracle;
+mod soundness;

@@ -1,0 +1,200 @@
+//! The H-search configuration: one switch per variant that the seeds measure.
+
+use std::fmt;
+use std::str::FromStr;
+
+/// How many semi connections the OR rule may combine into one full connection
+/// (the OR-k rule, Chen 2025 s.5.4.3).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum OrLimit {
+    /// At most `k` semis (`k >= 2`).
+    AtMost(u8),
+    /// Any number, as in Anshelevich's original OR(n) rule (2000 s.5).
+    Unlimited,
+}
+
+impl OrLimit {
+    /// The largest number of semis combined.
+    pub fn max_semis(self) -> usize {
+        match self {
+            OrLimit::AtMost(k) => k.max(2) as usize,
+            OrLimit::Unlimited => usize::MAX,
+        }
+    }
+}
+
+/// The switches of H-search. Each field is one variant of Chen 2025 s.5.4, so experiments can
+/// turn them on and off one at a time.
+///
+/// [`HSearchConfig::default`] is the strongest sound setting for solving; [`HSearchConfig::thesis_base`]
+/// is the base case that Chen 2025 s.5.5 measures (3-OR, no border midpoint, nothing else).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub struct HSearchConfig {
+    /// The OR-k rule (s.5.4.3).
+    pub or_limit: OrLimit,
+    /// Use a player's own edges as AND-rule midpoints (s.5.4.1).
+    pub border_midpoint: bool,
+    /// Stop as soon as an edge-to-edge connection decides the position (s.5.4.4): a semi or full
+    /// one for the player to move, a full one for the opponent.
+    pub early_stop: bool,
+    /// The "optimization" of s.5.4.5: no semi is kept between ends that already have a full
+    /// connection. Sound, but it loses semis that narrow the mustplay.
+    pub optimization: bool,
+    /// Area-limited H-search (s.5.4.6): only empty cells next to the player's stones, and cells on
+    /// shortest paths from them to the player's edges, take part.
+    pub area_limit: bool,
+    /// At most this many full connections per pair of ends (Anshelevich's threshold N, 2000 s.6).
+    pub max_fulls: Option<usize>,
+    /// At most this many semi connections per pair of ends.
+    pub max_semis: Option<usize>,
+    /// Also derive a semi from a full and a semi that meet at a stone group or edge (the AND rule
+    /// with one semi operand, as Benzene's builder does). Off in the seeds' rule set.
+    pub semi_and: bool,
+    /// At most this many OR-combination steps per new semi (a safety valve for the unlimited OR
+    /// rule on big boards); `None` for no limit.
+    pub or_budget: Option<u32>,
+}
+
+impl Default for HSearchConfig {
+    /// The strongest sound setting for solving: unlimited OR, edges as midpoints, the semi AND
+    /// rule, no area limit and no optimization, with generous caps.
+    fn default() -> HSearchConfig {
+        HSearchConfig {
+            or_limit: OrLimit::Unlimited,
+            border_midpoint: true,
+            early_stop: true,
+            optimization: false,
+            area_limit: false,
+            max_fulls: Some(24),
+            max_semis: Some(48),
+            semi_and: true,
+            or_budget: Some(4096),
+        }
+    }
+}
+
+impl HSearchConfig {
+    /// The base case of Chen 2025 s.5.5: 3-OR rule, edges not used as midpoints, no early stop,
+    /// no optimization, no area limit, no caps.
+    pub fn thesis_base() -> HSearchConfig {
+        HSearchConfig {
+            or_limit: OrLimit::AtMost(3),
+            border_midpoint: false,
+            early_stop: false,
+            optimization: false,
+            area_limit: false,
+            max_fulls: None,
+            max_semis: None,
+            semi_and: false,
+            or_budget: None,
+        }
+    }
+
+    /// A configuration whose result is a canonical closure: no caps, no early stop, no
+    /// optimization, no area limit and no OR budget. Under it an incremental update gives exactly
+    /// the connection set of a full rebuild.
+    pub fn exact(self) -> HSearchConfig {
+        HSearchConfig {
+            early_stop: false,
+            optimization: false,
+            area_limit: false,
+            max_fulls: None,
+            max_semis: None,
+            or_budget: None,
+            ..self
+        }
+    }
+
+    /// Applies one variant word (see [`VariantError`] for the list) to the configuration.
+    pub fn apply(&mut self, word: &str) -> Result<(), VariantError> {
+        let bad = || VariantError(word.to_string());
+        let (name, value) = match word.split_once('=') {
+            Some((n, v)) => (n, Some(v)),
+            None => (word, None),
+        };
+        let cap = |v: Option<&str>| -> Result<Option<usize>, VariantError> {
+            match v {
+                Some("none") | Some("unlimited") => Ok(None),
+                Some(v) => v.parse::<usize>().ok().filter(|n| *n > 0).map(Some).ok_or_else(bad),
+                None => Err(bad()),
+            }
+        };
+        match (name, value) {
+            ("default", None) => *self = HSearchConfig::default(),
+            ("base", None) => *self = HSearchConfig::thesis_base(),
+            ("exact", None) => *self = self.exact(),
+            ("or", Some("unlimited")) => self.or_limit = OrLimit::Unlimited,
+            ("or", Some(k)) => match k.parse::<u8>() {
+                Ok(k) if k >= 2 => self.or_limit = OrLimit::AtMost(k),
+                _ => return Err(bad()),
+            },
+            ("or2", None) => self.or_limit = OrLimit::AtMost(2),
+            ("or3", None) => self.or_limit = OrLimit::AtMost(3),
+            ("border", None) => self.border_midpoint = true,
+            ("no-border", None) => self.border_midpoint = false,
+            ("early-stop", None) => self.early_stop = true,
+            ("no-early-stop", None) => self.early_stop = false,
+            ("optimization", None) => self.optimization = true,
+            ("no-optimization", None) => self.optimization = false,
+            ("area", None) => self.area_limit = true,
+            ("no-area", None) => self.area_limit = false,
+            ("semi-and", None) => self.semi_and = true,
+            ("no-semi-and", None) => self.semi_and = false,
+            ("max-fulls", v) => self.max_fulls = cap(v)?,
+            ("max-semis", v) => self.max_semis = cap(v)?,
+            ("or-budget", v) => self.or_budget = cap(v)?.map(|n| n.min(u32::MAX as usize) as u32),
+            _ => return Err(bad()),
+        }
+        Ok(())
+    }
+}
+
+/// A variant word that [`HSearchConfig::apply`] does not know.
+#[derive(Clone, PartialEq, Eq, Debug, thiserror::Error)]
+#[error(
+    "unknown H-search variant {0:?}: expected default, base, exact, or=K, or=unlimited, or2, or3, \
+     [no-]border, [no-]early-stop, [no-]optimization, [no-]area, [no-]semi-and, max-fulls=N, \
+     max-semis=N, or-budget=N"
+)]
+pub struct VariantError(pub String);
+
+impl FromStr for HSearchConfig {
+    type Err = VariantError;
+
+    /// A configuration from variant words separated by commas or spaces, applied in order to
+    /// the default: `"base,or2"`, `"early-stop optimization"`.
+    fn from_str(s: &str) -> Result<HSearchConfig, VariantError> {
+        let mut c = HSearchConfig::default();
+        for word in s.split([',', ' ']).filter(|w| !w.is_empty()) {
+            c.apply(word)?;
+        }
+        Ok(c)
+    }
+}
+
+impl fmt::Display for HSearchConfig {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.or_limit {
+            OrLimit::AtMost(k) => write!(f, "or={k}")?,
+            OrLimit::Unlimited => write!(f, "or=unlimited")?,
+        }
+        let flag = |b: bool, name: &str| if b { name.to_string() } else { format!("no-{name}") };
+        write!(
+            f,
+            ",{},{},{},{},{}",
+            flag(self.border_midpoint, "border"),
+            flag(self.early_stop, "early-stop"),
+            flag(self.optimization, "optimization"),
+            flag(self.area_limit, "area"),
+            flag(self.semi_and, "semi-and")
+        )?;
+        let num = |n: Option<usize>| n.map_or("none".to_string(), |n| n.to_string());
+        write!(
+            f,
+            ",max-fulls={},max-semis={},or-budget={}",
+            num(self.max_fulls),
+            num(self.max_semis),
+            num(self.or_budget.map(|n| n as usize))
+        )
+    }
+}

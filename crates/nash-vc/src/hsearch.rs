@@ -1,0 +1,155 @@
+//! The H-search builder: full builds and incremental updates of both players' connection sets,
+//! with buffers that are reused from call to call (Anshelevich 2000 s.5; Chen 2025 s.5.4).
+
+use nash_board::{BitSet, Cell, Color, Geometry, Position};
+
+use crate::area::search_area;
+use crate::config::HSearchConfig;
+use crate::store::{HSearchStats, Store};
+
+/// Builds and updates the virtual connections of a position for both players.
+///
+/// A builder is meant to live long: [`VcBuilder::build`] and [`VcBuilder::play`] reuse its
+/// buffers, so after the first few calls on a board size they do not allocate. To keep the
+/// connections of a parent while exploring a child, keep one builder per search depth and copy
+/// with [`Clone::clone_from`], which also reuses buffers.
+#[derive(Clone, Debug)]
+pub struct VcBuilder<B: BitSet> {
+    pub(crate) config: HSearchConfig,
+    pub(crate) geom: Option<&'static Geometry<B>>,
+    pub(crate) stones: [B; 2],
+    pub(crate) to_move: Color,
+    pub(crate) stores: [Store<B>; 2],
+    layers: Vec<B>,
+}
+
+impl<B: BitSet> Default for VcBuilder<B> {
+    fn default() -> VcBuilder<B> {
+        VcBuilder::new(HSearchConfig::default())
+    }
+}
+
+impl<B: BitSet> VcBuilder<B> {
+    /// A builder with this configuration and no position yet.
+    pub fn new(config: HSearchConfig) -> VcBuilder<B> {
+        VcBuilder {
+            config,
+            geom: None,
+            stones: [B::EMPTY; 2],
+            to_move: Color::Black,
+            stores: [Store::new(Color::Black), Store::new(Color::White)],
+            layers: Vec::new(),
+        }
+    }
+
+    /// The configuration.
+    pub fn config(&self) -> &HSearchConfig {
+        &self.config
+    }
+
+    /// Changes the configuration; it applies from the next [`VcBuilder::build`].
+    pub fn set_config(&mut self, config: HSearchConfig) {
+        self.config = config;
+    }
+
+    /// The side to move in the position the connections describe.
+    pub fn to_move(&self) -> Color {
+        self.to_move
+    }
+
+    /// The stones of a colour in the position the connections describe.
+    pub fn stones(&self, color: Color) -> B {
+        self.stones[color.index()]
+    }
+
+    /// The board, once a position has been built.
+    pub fn geometry(&self) -> Option<&'static Geometry<B>> {
+        self.geom
+    }
+
+    /// Counters of the last build or update of one player's connections.
+    pub fn stats(&self, color: Color) -> HSearchStats {
+        self.stores[color.index()].stats
+    }
+
+    /// Full H-search of both players' connections in `pos`, from scratch.
+    pub fn build(&mut self, pos: &Position<B>) {
+        self.geom = Some(pos.geometry());
+        self.stones = [pos.black(), pos.white()];
+        self.to_move = pos.to_move();
+        for color in Color::ALL {
+            self.rebuild(color);
+        }
+    }
+
+    fn rebuild(&mut self, color: Color) {
+        let Some(geom) = self.geom else { return };
+        let own = self.stones[color.index()];
+        let empty = geom.cells() - self.stones[0] - self.stones[1];
+        let area = if self.config.area_limit {
+            search_area(geom, color, own, empty, &mut self.layers)
+        } else {
+            empty
+        };
+        let store = &mut self.stores[color.index()];
+        store.to_move = color == self.to_move;
+        store.build(geom, own, area, self.config);
+    }
+
+    /// Incremental update (Chen 2025 s.5.4.2): the side to move plays `cell`, which must be an
+    /// empty cell of the board, and the other side is to move next.
+    pub fn play(&mut self, cell: Cell) {
+        let color = self.to_move;
+        self.put(color, cell);
+        self.set_to_move(!color);
+    }
+
+    /// Incremental update for a stone of `color` on the empty cell `cell` without changing the
+    /// side to move, as fill-in does.
+    pub fn put(&mut self, color: Color, cell: Cell) {
+        let Some(geom) = self.geom else { return };
+        let bit = B::bit_of(cell);
+        debug_assert!(geom.is_on_board(cell));
+        debug_assert!(!(self.stones[0] | self.stones[1]).has_bit(bit), "cell {cell} is occupied");
+        self.stones[color.index()] |= B::from_bit(bit);
+        for c in Color::ALL {
+            let store = &self.stores[c.index()];
+            if self.config.area_limit || store.stopped {
+                // Not a closed set (or an area that moves with the stones): build again.
+                self.rebuild(c);
+                continue;
+            }
+            let store = &mut self.stores[c.index()];
+            store.stats = HSearchStats::default();
+            if c == color {
+                store.own_stone(geom, bit);
+            } else {
+                store.opponent_stone(bit);
+            }
+        }
+    }
+
+    /// Incremental update for stones of `color` on every empty cell of `set` (fill-in), without
+    /// changing the side to move.
+    pub fn fill(&mut self, color: Color, set: B) {
+        let Some(geom) = self.geom else { return };
+        let free = set & (geom.cells() - self.stones[0] - self.stones[1]);
+        for cell in free {
+            self.put(color, cell);
+        }
+    }
+
+    /// Changes the side to move. The connection sets stay; only the early-stop rule depends on
+    /// the side to move, so a set that was stopped early is built again.
+    pub fn set_to_move(&mut self, color: Color) {
+        if color == self.to_move {
+            return;
+        }
+        self.to_move = color;
+        for c in Color::ALL {
+            self.stores[c.index()].to_move = c == color;
+        }
+        // The player now to move may have an edge-to-edge semi that the early stop (which was
+        // waiting only for a full one) did not look for: its set is closed, so it is there.
+    }
+}

@@ -1,0 +1,729 @@
+//! One player's connection set: full and semi connections per pair of ends, kept minimal, and
+//! the AND and OR rules that grow it (Anshelevich 2000 s.5; Chen 2025 s.4.4 and s.5.4).
+//!
+//! Ends are cells, stone groups (named by the group's lowest stone) or the player's edges, all
+//! in the bitboard index space; carriers are bitboards of empty cells. A pair's lists hold only
+//! minimal carriers: a full connection drops every full or semi whose carrier contains its own,
+//! and a semi drops every semi whose carrier contains its own.
+
+use nash_board::{BitSet, Cell, Color, Geometry};
+
+use crate::config::HSearchConfig;
+
+/// The key field of a work item that is a full connection.
+pub(crate) const NO_KEY: u16 = u16::MAX;
+
+/// A semi connection: its carrier (key included) and key (a bit index).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) struct SemiEntry<B> {
+    pub carrier: B,
+    pub key: u16,
+}
+
+/// A connection waiting for the rules to combine it with the rest.
+#[derive(Clone, Copy, Debug)]
+struct Work<B> {
+    a: u16,
+    b: u16,
+    carrier: B,
+    key: u16,
+}
+
+/// Counters of one player's H-search, for benchmarks and experiments.
+#[derive(Clone, Copy, Default, PartialEq, Eq, Debug)]
+pub struct HSearchStats {
+    /// AND-rule candidate pairs examined.
+    pub and_tries: u64,
+    /// OR-rule combination steps.
+    pub or_steps: u64,
+    /// Connections accepted into the set (including ones later dropped as non-minimal).
+    pub added: u64,
+    /// Connections refused because a pair's list was full.
+    pub capped: u64,
+}
+
+/// One player's connections and the state the rules need.
+#[derive(Clone, Debug)]
+pub(crate) struct Store<B: BitSet> {
+    pub color: Color,
+    /// Dense ids: per bit index, the id of that cell or edge (`u16::MAX` off the board).
+    id_of: B::Table,
+    /// Per dense id, its bit index.
+    bit_of: B::Table,
+    /// Number of dense ids (cells of the board plus the four edges).
+    n: usize,
+    fulls: Vec<Vec<B>>,
+    semis: Vec<Vec<SemiEntry<B>>>,
+    /// Per dense id, the ends it has at least one full (semi) connection with.
+    full_nbrs: Vec<B>,
+    semi_nbrs: Vec<B>,
+    /// Pair indices that may hold connections.
+    touched: Vec<u32>,
+    is_touched: Vec<bool>,
+    queue: Vec<Work<B>>,
+    or_buf: Vec<B>,
+    or_out: Vec<B>,
+    pending: Vec<Work<B>>,
+    /// The player's stones.
+    pub own: B,
+    /// Empty cells that take part (all empty cells, or the area of an area-limited search).
+    pub empty: B,
+    /// Group names: the lowest stone of each group.
+    pub reps: B,
+    /// Per stone bit, the name of its group.
+    rep_of: B::Table,
+    /// The player's two edges as bits.
+    edge_bits: [usize; 2],
+    /// Whether the player is to move (for the early stop).
+    pub to_move: bool,
+    /// The early stop fired: the set is not closed under the rules.
+    pub stopped: bool,
+    pub stats: HSearchStats,
+    config: HSearchConfig,
+}
+
+#[inline]
+fn bits_of<B: BitSet>(set: B) -> impl Iterator<Item = usize> {
+    let mut rest = set;
+    std::iter::from_fn(move || {
+        let b = rest.lowest_bit()?;
+        rest = rest.without_lowest();
+        Some(b)
+    })
+}
+
+impl<B: BitSet> Store<B> {
+    pub fn new(color: Color) -> Store<B> {
+        Store {
+            color,
+            id_of: B::ZERO_TABLE,
+            bit_of: B::ZERO_TABLE,
+            n: 0,
+            fulls: Vec::new(),
+            semis: Vec::new(),
+            full_nbrs: Vec::new(),
+            semi_nbrs: Vec::new(),
+            touched: Vec::new(),
+            is_touched: Vec::new(),
+            queue: Vec::new(),
+            or_buf: Vec::new(),
+            or_out: Vec::new(),
+            pending: Vec::new(),
+            own: B::EMPTY,
+            empty: B::EMPTY,
+            reps: B::EMPTY,
+            rep_of: B::ZERO_TABLE,
+            edge_bits: [0; 2],
+            to_move: false,
+            stopped: false,
+            stats: HSearchStats::default(),
+            config: HSearchConfig::default(),
+        }
+    }
+
+    /// Prepares the tables for a board and forgets every connection.
+    fn reset(&mut self, geom: &Geometry<B>, config: HSearchConfig) {
+        self.config = config;
+        let n = geom.cols() * geom.rows() + 4;
+        if n != self.n {
+            self.n = n;
+            let ids = self.id_of.as_mut();
+            ids.fill(u16::MAX);
+            let mut next = 0u16;
+            for c in geom.cells() | B::EDGES {
+                let bit = B::bit_of(c);
+                ids[bit] = next;
+                self.bit_of.as_mut()[next as usize] = bit as u16;
+                next += 1;
+            }
+            self.fulls.clear();
+            self.semis.clear();
+            self.fulls.resize_with(n * n, Vec::new);
+            self.semis.resize_with(n * n, Vec::new);
+            self.is_touched.clear();
+            self.is_touched.resize(n * n, false);
+            self.touched.clear();
+        }
+        for &p in &self.touched {
+            let p = p as usize;
+            self.fulls[p].clear();
+            self.semis[p].clear();
+            self.is_touched[p] = false;
+        }
+        self.touched.clear();
+        self.full_nbrs.clear();
+        self.full_nbrs.resize(n, B::EMPTY);
+        self.semi_nbrs.clear();
+        self.semi_nbrs.resize(n, B::EMPTY);
+        self.queue.clear();
+        self.stopped = false;
+        self.stats = HSearchStats::default();
+        let [e1, e2] = self.color.edges();
+        self.edge_bits = [B::bit_of(Cell::edge(e1)), B::bit_of(Cell::edge(e2))];
+    }
+
+    #[inline]
+    fn id(&self, bit: usize) -> usize {
+        self.id_of.as_ref()[bit] as usize
+    }
+
+    #[inline]
+    pub fn pair(&self, a: usize, b: usize) -> usize {
+        let (x, y) = (self.id(a), self.id(b));
+        if x < y {
+            x * self.n + y
+        } else {
+            y * self.n + x
+        }
+    }
+
+    /// The two ends (bit indices) of a pair index.
+    #[inline]
+    fn ends_of(&self, p: usize) -> (usize, usize) {
+        let t = self.bit_of.as_ref();
+        (t[p / self.n] as usize, t[p % self.n] as usize)
+    }
+
+    #[inline]
+    fn touch(&mut self, p: usize) {
+        if !self.is_touched[p] {
+            self.is_touched[p] = true;
+            self.touched.push(p as u32);
+        }
+    }
+
+    /// The group name of a stone, or the cell or edge itself.
+    pub fn end_of(&self, bit: usize) -> usize {
+        if bit < B::EDGE_BASE && self.own.has_bit(bit) {
+            self.rep_of.as_ref()[bit] as usize
+        } else {
+            bit
+        }
+    }
+
+    /// Whether `bit` is an end of this set (an empty cell that takes part, a group, an edge).
+    pub fn is_end(&self, bit: usize) -> bool {
+        self.empty.has_bit(bit) || self.reps.has_bit(bit) || self.edge_bits.contains(&bit)
+    }
+
+    pub fn fulls(&self, a: usize, b: usize) -> &[B] {
+        if a == b || !self.is_end(a) || !self.is_end(b) {
+            return &[];
+        }
+        &self.fulls[self.pair(a, b)]
+    }
+
+    pub fn semis(&self, a: usize, b: usize) -> &[SemiEntry<B>] {
+        if a == b || !self.is_end(a) || !self.is_end(b) {
+            return &[];
+        }
+        &self.semis[self.pair(a, b)]
+    }
+
+    pub fn edge_pair(&self) -> (usize, usize) {
+        (self.edge_bits[0], self.edge_bits[1])
+    }
+
+    /// Every connection: `(a, b, carrier, key)` with `key == NO_KEY` for a full one.
+    pub fn for_each(&self, mut f: impl FnMut(usize, usize, B, u16)) {
+        for &p in &self.touched {
+            let p = p as usize;
+            let (a, b) = self.ends_of(p);
+            for &c in &self.fulls[p] {
+                f(a, b, c, NO_KEY);
+            }
+            for s in &self.semis[p] {
+                f(a, b, s.carrier, s.key);
+            }
+        }
+    }
+
+    pub fn counts(&self) -> (usize, usize) {
+        let mut out = (0, 0);
+        for &p in &self.touched {
+            out.0 += self.fulls[p as usize].len();
+            out.1 += self.semis[p as usize].len();
+        }
+        out
+    }
+
+    /// Names the player's groups from scratch.
+    fn name_groups(&mut self) {
+        self.reps = B::EMPTY;
+        let mut rest = self.own;
+        while let Some(first) = rest.lowest_bit() {
+            let g = flood(B::from_bit(first), self.own);
+            rest -= g;
+            self.reps |= B::from_bit(first);
+            for b in bits_of(g) {
+                self.rep_of.as_mut()[b] = first as u16;
+            }
+        }
+    }
+
+    /// Full H-search from scratch: the trivial connections, then the rules to a fixed point.
+    pub fn build(&mut self, geom: &Geometry<B>, own: B, area: B, config: HSearchConfig) {
+        self.reset(geom, config);
+        self.own = own;
+        self.empty = area;
+        self.name_groups();
+        let own_edges = B::from_bit(self.edge_bits[0]) | B::from_bit(self.edge_bits[1]);
+        // Trivial full connections (empty carrier) between adjacent ends.
+        for x in bits_of(self.empty) {
+            let nb = geom.neighbours_of_bit(x);
+            for y in bits_of(nb & self.empty) {
+                if y > x {
+                    self.add_full(x, y, B::EMPTY);
+                }
+            }
+            for e in bits_of(nb & own_edges) {
+                self.add_full(x, e, B::EMPTY);
+            }
+            for s in bits_of(nb & self.own) {
+                let g = self.rep_of.as_ref()[s] as usize;
+                self.add_full(x, g, B::EMPTY);
+            }
+        }
+        for g in bits_of(self.reps) {
+            let group = flood(B::from_bit(g), self.own);
+            for e in 0..2 {
+                let edge = self.edge_bits[e];
+                if geom.neighbours_of_bit(edge).intersects(group) {
+                    self.add_full(g, edge, B::EMPTY);
+                }
+            }
+        }
+        self.run();
+    }
+
+    /// Incremental update after a stone of the opponent on `s` (Chen 2025 s.5.4.2, step 1a):
+    /// every connection that ends at `s` or uses it is gone, and nothing new appears.
+    pub fn opponent_stone(&mut self, s: usize) {
+        self.empty = self.empty.without_bit(s);
+        let sb = B::from_bit(s);
+        for i in 0..self.touched.len() {
+            let p = self.touched[i] as usize;
+            let (a, b) = self.ends_of(p);
+            if a == s || b == s {
+                self.fulls[p].clear();
+                self.semis[p].clear();
+            } else {
+                self.fulls[p].retain(|c| !c.intersects(sb));
+                self.semis[p].retain(|c| !c.carrier.intersects(sb));
+            }
+            if self.fulls[p].is_empty() {
+                self.drop_nbr(true, a, b);
+            }
+            if self.semis[p].is_empty() {
+                self.drop_nbr(false, a, b);
+            }
+        }
+    }
+
+    /// Incremental update after a stone of the player on `s` (Chen 2025 s.5.4.2, step 1b):
+    /// semis keyed at `s` become full, carriers lose `s`, and the groups that `s` joins become
+    /// one end that inherits their connections. The rules then run on what changed.
+    pub fn own_stone(&mut self, geom: &Geometry<B>, s: usize) {
+        let sb = B::from_bit(s);
+        self.empty = self.empty.without_bit(s);
+        self.own |= sb;
+        let group = flood(sb, self.own);
+        let g = group.lowest_bit().unwrap_or(s);
+        let renamed = (self.reps & group) | sb;
+        self.reps = (self.reps - renamed) | B::from_bit(g);
+        for b in bits_of(group) {
+            self.rep_of.as_mut()[b] = g as u16;
+        }
+        self.pending.clear();
+        for i in 0..self.touched.len() {
+            let p = self.touched[i] as usize;
+            let (a, b) = self.ends_of(p);
+            let na = if renamed.has_bit(a) { g } else { a };
+            let nb = if renamed.has_bit(b) { g } else { b };
+            // An end that was `s` changes kind (empty cell to group) even when it keeps its
+            // name, so every connection at a renamed end goes through the rules again.
+            let moved = renamed.has_bit(a) || renamed.has_bit(b);
+            if moved {
+                for &c in &self.fulls[p] {
+                    if na != nb {
+                        self.pending.push(Work {
+                            a: na as u16,
+                            b: nb as u16,
+                            carrier: c - sb,
+                            key: NO_KEY,
+                        });
+                    }
+                }
+                for e in &self.semis[p] {
+                    if na != nb {
+                        let key = if e.key as usize == s { NO_KEY } else { e.key };
+                        self.pending.push(Work {
+                            a: na as u16,
+                            b: nb as u16,
+                            carrier: e.carrier - sb,
+                            key,
+                        });
+                    }
+                }
+                self.fulls[p].clear();
+                self.semis[p].clear();
+            } else {
+                let (pending, fulls) = (&mut self.pending, &mut self.fulls[p]);
+                fulls.retain(|c| {
+                    if c.intersects(sb) {
+                        pending.push(Work {
+                            a: a as u16,
+                            b: b as u16,
+                            carrier: *c - sb,
+                            key: NO_KEY,
+                        });
+                        false
+                    } else {
+                        true
+                    }
+                });
+                let (pending, semis) = (&mut self.pending, &mut self.semis[p]);
+                semis.retain(|e| {
+                    if e.carrier.intersects(sb) {
+                        let key = if e.key as usize == s { NO_KEY } else { e.key };
+                        pending.push(Work {
+                            a: a as u16,
+                            b: b as u16,
+                            carrier: e.carrier - sb,
+                            key,
+                        });
+                        false
+                    } else {
+                        true
+                    }
+                });
+            }
+            if self.fulls[p].is_empty() {
+                self.drop_nbr(true, a, b);
+            }
+            if self.semis[p].is_empty() {
+                self.drop_nbr(false, a, b);
+            }
+        }
+        for i in 0..self.pending.len() {
+            let w = self.pending[i];
+            if w.key == NO_KEY {
+                self.add_full(w.a as usize, w.b as usize, w.carrier);
+            } else {
+                self.add_semi(w.a as usize, w.b as usize, w.carrier, w.key as usize);
+            }
+        }
+        // The stone's own adjacencies (already inherited from `s` as an empty end, but a move
+        // by fill-in may land on a cell outside the previous ends).
+        let own_edges = B::from_bit(self.edge_bits[0]) | B::from_bit(self.edge_bits[1]);
+        let nb = geom.neighbours_of_bit(s);
+        for y in bits_of(nb & self.empty) {
+            self.add_full(g, y, B::EMPTY);
+        }
+        for e in bits_of(nb & own_edges) {
+            self.add_full(g, e, B::EMPTY);
+        }
+        self.run();
+    }
+
+    fn drop_nbr(&mut self, full: bool, a: usize, b: usize) {
+        let (ia, ib) = (self.id(a), self.id(b));
+        let v = if full { &mut self.full_nbrs } else { &mut self.semi_nbrs };
+        v[ia] = v[ia].without_bit(b);
+        v[ib] = v[ib].without_bit(a);
+    }
+
+    fn is_edge_pair(&self, a: usize, b: usize) -> bool {
+        (a == self.edge_bits[0] && b == self.edge_bits[1])
+            || (a == self.edge_bits[1] && b == self.edge_bits[0])
+    }
+
+    /// Adds a full connection unless a known one's carrier is a subset; drops the connections it
+    /// makes non-minimal. Returns whether it was added.
+    pub fn add_full(&mut self, a: usize, b: usize, carrier: B) -> bool {
+        debug_assert!(a != b);
+        debug_assert!(!carrier.has_bit(a) && !carrier.has_bit(b));
+        let p = self.pair(a, b);
+        let list = &mut self.fulls[p];
+        if list.iter().any(|c| c.is_subset(carrier)) {
+            return false;
+        }
+        list.retain(|c| !carrier.is_subset(*c));
+        if let Some(cap) = self.config.max_fulls {
+            if list.len() >= cap {
+                self.stats.capped += 1;
+                return false;
+            }
+        }
+        list.push(carrier);
+        let semis = &mut self.semis[p];
+        if self.config.optimization {
+            semis.clear();
+        } else {
+            semis.retain(|s| !carrier.is_subset(s.carrier));
+        }
+        if semis.is_empty() {
+            self.drop_nbr(false, a, b);
+        }
+        self.touch(p);
+        let (ia, ib) = (self.id(a), self.id(b));
+        self.full_nbrs[ia] |= B::from_bit(b);
+        self.full_nbrs[ib] |= B::from_bit(a);
+        self.queue.push(Work { a: a as u16, b: b as u16, carrier, key: NO_KEY });
+        self.stats.added += 1;
+        if self.config.early_stop && self.is_edge_pair(a, b) {
+            self.stopped = true;
+        }
+        true
+    }
+
+    /// Adds a semi connection unless a known full or semi connection's carrier is a subset of
+    /// its carrier; drops the semis it makes non-minimal. Returns whether it was added.
+    pub fn add_semi(&mut self, a: usize, b: usize, carrier: B, key: usize) -> bool {
+        debug_assert!(a != b);
+        debug_assert!(carrier.has_bit(key));
+        debug_assert!(!carrier.has_bit(a) && !carrier.has_bit(b));
+        let p = self.pair(a, b);
+        let fulls = &self.fulls[p];
+        if fulls.iter().any(|c| c.is_subset(carrier))
+            || (self.config.optimization && !fulls.is_empty())
+        {
+            return false;
+        }
+        let list = &mut self.semis[p];
+        if list.iter().any(|s| s.carrier.is_subset(carrier)) {
+            return false;
+        }
+        list.retain(|s| !carrier.is_subset(s.carrier));
+        if let Some(cap) = self.config.max_semis {
+            if list.len() >= cap {
+                self.stats.capped += 1;
+                return false;
+            }
+        }
+        list.push(SemiEntry { carrier, key: key as u16 });
+        self.touch(p);
+        let (ia, ib) = (self.id(a), self.id(b));
+        self.semi_nbrs[ia] |= B::from_bit(b);
+        self.semi_nbrs[ib] |= B::from_bit(a);
+        self.queue.push(Work { a: a as u16, b: b as u16, carrier, key: key as u16 });
+        self.stats.added += 1;
+        if self.config.early_stop && self.to_move && self.is_edge_pair(a, b) {
+            self.stopped = true;
+        }
+        true
+    }
+
+    /// The kind of AND-rule midpoint `m` can be: `Some(true)` for an empty cell (the result is a
+    /// semi keyed at `m`), `Some(false)` for a group or, with the border switch, an own edge
+    /// (the result is full), `None` if `m` may not be a midpoint.
+    #[inline]
+    fn midpoint(&self, m: usize) -> Option<bool> {
+        if m >= B::EDGE_BASE {
+            if self.config.border_midpoint {
+                Some(false)
+            } else {
+                None
+            }
+        } else if self.empty.has_bit(m) {
+            Some(true)
+        } else {
+            Some(false)
+        }
+    }
+
+    /// Runs the rules on queued connections until none is left or the early stop fires.
+    pub fn run(&mut self) {
+        let mut head = 0;
+        while head < self.queue.len() && !self.stopped {
+            let w = self.queue[head];
+            head += 1;
+            let (a, b) = (w.a as usize, w.b as usize);
+            let p = self.pair(a, b);
+            if w.key == NO_KEY {
+                if self.fulls[p].contains(&w.carrier) {
+                    self.full_rules(a, b, w.carrier);
+                }
+            } else if self.semis[p].iter().any(|s| s.carrier == w.carrier && s.key == w.key) {
+                self.semi_rules(a, b, w.carrier, w.key as usize);
+            }
+        }
+        self.queue.clear();
+    }
+
+    /// The AND rule with a new full connection `(a, b, carrier)` as one operand.
+    fn full_rules(&mut self, a: usize, b: usize, carrier: B) {
+        for (m, o) in [(a, b), (b, a)] {
+            let Some(empty_mid) = self.midpoint(m) else { continue };
+            let mb = B::from_bit(m);
+            let im = self.id(m);
+            let zs = self.full_nbrs[im].without_bit(o);
+            for z in bits_of(zs) {
+                if carrier.has_bit(z) {
+                    continue;
+                }
+                let p = self.pair(m, z);
+                let mut i = 0;
+                while i < self.fulls[p].len() {
+                    let other = self.fulls[p][i];
+                    i += 1;
+                    self.stats.and_tries += 1;
+                    if other.intersects(carrier) || other.has_bit(o) {
+                        continue;
+                    }
+                    if empty_mid {
+                        self.add_semi(o, z, carrier | other | mb, m);
+                    } else {
+                        self.add_full(o, z, carrier | other);
+                    }
+                    if self.stopped {
+                        return;
+                    }
+                }
+            }
+            if !empty_mid && self.config.semi_and {
+                let zs = self.semi_nbrs[im].without_bit(o);
+                for z in bits_of(zs) {
+                    if carrier.has_bit(z) {
+                        continue;
+                    }
+                    let p = self.pair(m, z);
+                    let mut i = 0;
+                    while i < self.semis[p].len() {
+                        let other = self.semis[p][i];
+                        i += 1;
+                        self.stats.and_tries += 1;
+                        if other.carrier.intersects(carrier) || other.carrier.has_bit(o) {
+                            continue;
+                        }
+                        self.add_semi(o, z, carrier | other.carrier, other.key as usize);
+                        if self.stopped {
+                            return;
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// The OR rule over the semis of `(a, b)` including the new one, and the AND rule with the
+    /// new semi as one operand at a group or edge.
+    fn semi_rules(&mut self, a: usize, b: usize, carrier: B, key: usize) {
+        self.or_rule(a, b, carrier);
+        if self.stopped || !self.config.semi_and {
+            return;
+        }
+        for (m, o) in [(a, b), (b, a)] {
+            if self.midpoint(m) != Some(false) {
+                continue;
+            }
+            let zs = self.full_nbrs[self.id(m)].without_bit(o);
+            for z in bits_of(zs) {
+                if carrier.has_bit(z) {
+                    continue;
+                }
+                let p = self.pair(m, z);
+                let mut i = 0;
+                while i < self.fulls[p].len() {
+                    let other = self.fulls[p][i];
+                    i += 1;
+                    self.stats.and_tries += 1;
+                    if other.intersects(carrier) || other.has_bit(o) {
+                        continue;
+                    }
+                    self.add_semi(o, z, carrier | other, key);
+                    if self.stopped {
+                        return;
+                    }
+                }
+            }
+        }
+    }
+
+    /// The OR rule: sets of semis between `a` and `b` whose carriers have an empty intersection
+    /// give a full connection with the union carrier (Anshelevich 2000 s.5). Only sets that
+    /// contain the new semi are tried, each added semi must shrink the running intersection,
+    /// and at most `k` semis are combined (the OR-k rule).
+    fn or_rule(&mut self, a: usize, b: usize, carrier: B) {
+        let p = self.pair(a, b);
+        self.or_buf.clear();
+        for s in &self.semis[p] {
+            if s.carrier != carrier {
+                self.or_buf.push(s.carrier);
+            }
+        }
+        if self.or_buf.is_empty() {
+            return;
+        }
+        self.or_out.clear();
+        let depth = self.config.or_limit.max_semis() - 1;
+        let mut budget = self.config.or_budget.map_or(u64::MAX, u64::from);
+        let steps =
+            or_search(&self.or_buf, 0, carrier, carrier, depth, &mut budget, &mut self.or_out);
+        self.stats.or_steps += steps;
+        for i in 0..self.or_out.len() {
+            let u = self.or_out[i];
+            self.add_full(a, b, u);
+            if self.stopped {
+                return;
+            }
+        }
+    }
+}
+
+/// Depth-first search for sets of semis (from `list[start..]`) that bring the intersection
+/// `inter` to empty; pushes each such union. Returns the number of steps taken.
+fn or_search<B: BitSet>(
+    list: &[B],
+    start: usize,
+    inter: B,
+    union: B,
+    depth: usize,
+    budget: &mut u64,
+    out: &mut Vec<B>,
+) -> u64 {
+    let mut steps = 0;
+    for j in start..list.len() {
+        if *budget == 0 {
+            break;
+        }
+        *budget -= 1;
+        steps += 1;
+        let c = list[j];
+        let i2 = inter & c;
+        if i2 == inter {
+            continue;
+        }
+        let u2 = union | c;
+        if i2.is_empty() {
+            if !out.iter().any(|o| o.is_subset(u2)) {
+                out.retain(|o| !u2.is_subset(*o));
+                out.push(u2);
+            }
+        } else if depth > 1 {
+            steps += or_search(list, j + 1, i2, u2, depth - 1, budget, out);
+        }
+    }
+    steps
+}
+
+/// The stones of `own` connected to `seed`.
+pub(crate) fn flood<B: BitSet>(seed: B, own: B) -> B {
+    let mut g = seed;
+    loop {
+        let next = (g.dilate() & own) | g;
+        if next == g {
+            return g;
+        }
+        g = next;
+    }
+}
+
+/// Small helpers the board's `BitSet` does not have by bit index.
+pub(crate) trait BitExt: BitSet {
+    fn without_bit(self, bit: usize) -> Self {
+        self - Self::from_bit(bit)
+    }
+}
+
+impl<B: BitSet> BitExt for B {}

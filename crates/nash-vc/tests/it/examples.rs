@@ -1,0 +1,80 @@
+//! The seeds' worked examples.
+
+use nash_board::{Bitboard, Cell, Color, MoveList, Position, SmallPosition};
+use nash_vc::{HSearchConfig, VcBuilder};
+
+fn position(n: usize, moves: &str) -> SmallPosition {
+    let mut pos = SmallPosition::square(n).unwrap();
+    let list: MoveList = moves.parse().unwrap();
+    list.play_on(&mut pos).unwrap();
+    pos
+}
+
+fn cell(name: &str) -> Cell {
+    name.parse().unwrap()
+}
+
+/// Chen 2025 Figure 1.3: on 4×4, the black stone at b3 is safely joined to both edges, so
+/// Black wins as the second player.
+#[test]
+fn figure_1_3_b3_joins_both_edges() {
+    let pos = position(4, "b3");
+    for config in [HSearchConfig::default(), HSearchConfig::thesis_base()] {
+        let mut vc = VcBuilder::new(config);
+        vc.build(&pos);
+        let full = |x: &str, y: &str| {
+            vc.connections(Color::Black, cell(x), cell(y))
+                .any(|c| c.kind == nash_vc::ConnectionKind::Full)
+        };
+        assert!(full("b3", "south"), "{config}");
+        assert!(full("b3", "north"), "{config}");
+        assert!(full("north", "south"), "{config}");
+        assert_eq!(vc.to_move(), Color::White);
+        assert!(vc.opponent_won().is_some());
+        assert!(vc.mustplay().is_empty());
+        // The two threats of the figure are semis from b3 to the top.
+        let semis: Vec<Bitboard> = vc
+            .connections(Color::Black, cell("b3"), Cell::NORTH)
+            .filter(|c| c.kind != nash_vc::ConnectionKind::Full)
+            .map(|c| c.carrier)
+            .collect();
+        assert!(semis.contains(&nash_board::bitboard![a1 a2 a3 b1 b2]), "{semis:?}");
+        assert!(semis.contains(&nash_board::bitboard![c1 c2 d1]), "{semis:?}");
+    }
+}
+
+fn white_mustplay(config: HSearchConfig, incremental: bool) -> (Bitboard, usize) {
+    let mut vc = VcBuilder::new(config);
+    if incremental {
+        let mut pos: Position<Bitboard> = Position::square(6).unwrap();
+        vc.build(&pos);
+        pos.play(cell("c4")).unwrap();
+        vc.play(cell("c4"));
+    } else {
+        vc.build(&position(6, "c4"));
+    }
+    let (n, s) = (Cell::NORTH, Cell::SOUTH);
+    let semis = vc
+        .connections(Color::Black, n, s)
+        .filter(|c| c.kind != nash_vc::ConnectionKind::Full)
+        .count();
+    (vc.mustplay(), semis)
+}
+
+/// Chen 2025 s.5.5.2: on 6×6 with a black stone at c4, White's mustplay has 1 cell with the 3-OR
+/// rule and 4 cells with the 2-OR rule; s.5.5.3: incremental H-search from the empty board
+/// gives 1 as well.
+#[test]
+fn section_5_5_2_c4_mustplay() {
+    let base = HSearchConfig::thesis_base();
+    let or2 = HSearchConfig { or_limit: nash_vc::OrLimit::AtMost(2), ..base };
+    let (m3, s3) = white_mustplay(base, false);
+    let (m2, s2) = white_mustplay(or2, false);
+    let (mi, si) = white_mustplay(base, true);
+    println!("3-OR: {} semis, mustplay {:?}", s3, m3);
+    println!("2-OR: {} semis, mustplay {:?}", s2, m2);
+    println!("incremental 3-OR: {} semis, mustplay {:?}", si, mi);
+    assert_eq!(m3.len(), 1);
+    assert_eq!(m2.len(), 4);
+    assert_eq!(mi, m3);
+}

@@ -1,0 +1,74 @@
+//! Incremental updates give exactly the connection set of a full rebuild (under a configuration
+//! whose result is a canonical closure: no caps, no early stop, no optimization, no area).
+
+use std::collections::BTreeSet;
+
+use nash_board::{BitSet, Bitboard, Cell, Color, Position};
+use nash_vc::{ConnectionKind, HSearchConfig, OrLimit, VcBuilder};
+use proptest::prelude::*;
+
+type Canon = BTreeSet<(Color, Cell, Cell, bool, u128)>;
+
+/// The connection set without semi keys (two semis with one carrier and different keys are
+/// kept once, whichever key came first).
+fn canon(vc: &VcBuilder<Bitboard>) -> Canon {
+    let mut out = BTreeSet::new();
+    for color in Color::ALL {
+        for c in vc.all_connections(color) {
+            let [a, b] = c.ends;
+            let (a, b) = if a <= b { (a, b) } else { (b, a) };
+            out.insert((color, a, b, c.kind == ConnectionKind::Full, c.carrier.0));
+        }
+    }
+    out
+}
+
+fn check_game(config: HSearchConfig, n: usize, moves: &[usize], fill: bool) {
+    let mut pos: Position<Bitboard> = Position::square(n).unwrap();
+    let mut inc = VcBuilder::new(config);
+    let mut full = VcBuilder::new(config);
+    inc.build(&pos);
+    for &m in moves {
+        let empty: Vec<Cell> = pos.empty_cells().iter().collect();
+        if empty.is_empty() || pos.winner().is_some() {
+            break;
+        }
+        let cell = empty[m % empty.len()];
+        if fill && m % 3 == 0 {
+            // A stone without a change of turn, as fill-in places them.
+            let color = if m % 2 == 0 { Color::Black } else { Color::White };
+            pos.fill(color, Bitboard::single(cell));
+            inc.put(color, cell);
+        } else {
+            pos.play(cell).unwrap();
+            inc.play(cell);
+        }
+        full.build(&pos);
+        let (a, b) = (canon(&inc), canon(&full));
+        if a != b {
+            let extra: Vec<_> = a.difference(&b).take(5).collect();
+            let missing: Vec<_> = b.difference(&a).take(5).collect();
+            panic!(
+                "incremental differs after {cell} in\n{pos}\nextra {extra:?}\nmissing {missing:?}"
+            );
+        }
+        assert_eq!(inc.mustplay(), full.mustplay());
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 16, ..ProptestConfig::default() })]
+
+    #[test]
+    fn incremental_equals_rebuild_or3(n in 3usize..=6, moves in prop::collection::vec(0usize..1000, 1..20)) {
+        check_game(HSearchConfig::thesis_base(), n, &moves, false);
+    }
+
+    #[test]
+    fn incremental_equals_rebuild_strong(n in 3usize..=5, moves in prop::collection::vec(0usize..1000, 1..16)) {
+        // The default's rules (edges as midpoints, the semi AND rule) with a bounded OR rule:
+        // the unlimited OR rule without its budget is exponential on open boards.
+        let config = HSearchConfig { or_limit: OrLimit::AtMost(4), ..HSearchConfig::default().exact() };
+        check_game(config, n, &moves, true);
+    }
+}
