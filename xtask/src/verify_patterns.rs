@@ -1,9 +1,255 @@
-//! `cargo xtask verify-patterns`.
+//! `cargo xtask verify-patterns`: checks every inferior-cell pattern by brute force.
+//!
+//! Each image of each pattern (the 12 lattice symmetries with and without the colour swap,
+//! and the dominations its captures imply) is placed at every anchor where it fits on small
+//! boards. The cells outside the pattern are completed every possible way (or, where there are
+//! too many completions, by random sampling), and for both players to move a minimax oracle
+//! confirms the claim:
+//! - `dead`: filling the targets (all together or one at a time, with either colour) keeps
+//!   the value;
+//! - `captured C`: filling the targets with C keeps the value;
+//! - `dominated C`: with C to move, if a move to a target wins then the move to the dominator
+//!   wins too (so a pruned move is never the only winning move).
+//!
+//! The task exits non-zero if any claim fails, printing the counterexample.
+
+use std::path::PathBuf;
+
+use anyhow::{bail, Context};
+use nash_board::{BitSet, Bitboard, Cell, Color, Geometry, Position};
+use nash_patterns::{Kind, Pattern, PatternSet, Placement};
+use rand::rngs::SmallRng;
+use rand::{Rng, SeedableRng};
+
+mod oracle;
+
+use oracle::{Oracle, State};
 
 /// Arguments of `cargo xtask verify-patterns`.
 #[derive(Debug, clap::Args)]
-pub struct Args {}
+pub struct Args {
+    /// A pattern file to verify instead of the shipped set.
+    #[arg(long)]
+    file: Option<PathBuf>,
+    /// Completions to sample per placement where enumerating all of them is too much (boards
+    /// of up to 16 cells).
+    #[arg(long, default_value_t = 1000)]
+    samples: usize,
+    /// Completions to sample per placement on the 5x5 board (each needs a fresh search).
+    #[arg(long, default_value_t = 40)]
+    samples_5x5: usize,
+    /// Enumerate every completion when there are at most this many.
+    #[arg(long, default_value_t = 20_000)]
+    exhaustive_limit: usize,
+}
 
-pub fn run(_args: Args) -> anyhow::Result<()> {
-    anyhow::bail!("this task is not available yet")
+/// Boards the patterns are placed on: the dense oracle serves up to 16 cells; 5x5 is sampled.
+const BOARDS: [(usize, usize); 6] = [(3, 3), (4, 4), (3, 5), (5, 3), (4, 3), (5, 5)];
+
+#[derive(Debug, Default)]
+struct Outcome {
+    images: usize,
+    placements: usize,
+    positions: u64,
+    failure: Option<String>,
+}
+
+pub fn run(args: Args) -> anyhow::Result<()> {
+    let set = match &args.file {
+        Some(path) => std::fs::read_to_string(path)
+            .with_context(|| format!("cannot read {}", path.display()))?
+            .parse::<PatternSet>()
+            .with_context(|| path.display().to_string())?,
+        None => PatternSet::builtin(),
+    };
+    let mut all: Vec<Pattern> = set.patterns.clone();
+    for p in &set.patterns {
+        all.extend(p.implied_dominations());
+    }
+    // One oracle per board, shared by every pattern, so that its table is built once.
+    let mut outcomes: Vec<(String, Outcome)> =
+        all.iter().map(|p| (p.name.clone(), Outcome::default())).collect();
+    let mut rng = SmallRng::seed_from_u64(0x9a77_e245);
+    for (cols, rows) in BOARDS {
+        let started = std::time::Instant::now();
+        let mut o = Oracle::new(cols, rows);
+        for (p, (_, out)) in all.iter().zip(&mut outcomes) {
+            if out.failure.is_none() {
+                verify(p, &args, cols, rows, &mut o, &mut rng, out);
+            }
+        }
+        eprintln!("{cols}x{rows} done in {:.1} s", started.elapsed().as_secs_f64());
+    }
+    let mut failed = 0;
+    for (name, o) in &outcomes {
+        match &o.failure {
+            None => println!(
+                "ok    {name:<28} {:>3} images {:>5} placements {:>10} positions checked",
+                o.images, o.placements, o.positions
+            ),
+            Some(f) => {
+                failed += 1;
+                println!("FAIL  {name:<28} {f}");
+            }
+        }
+    }
+    let total = outcomes.len();
+    println!("{} passed, {failed} failed", total - failed);
+    if failed > 0 {
+        bail!("{failed} of {total} patterns failed verification");
+    }
+    Ok(())
+}
+
+fn verify(
+    p: &Pattern,
+    args: &Args,
+    cols: usize,
+    rows: usize,
+    o: &mut Oracle,
+    rng: &mut SmallRng,
+    out: &mut Outcome,
+) {
+    let variants = p.variants();
+    out.images = variants.len();
+    let geom = Geometry::<Bitboard>::get(cols, rows).expect("small board");
+    let dense = cols * rows <= 16;
+    for v in &variants {
+        for anchor in geom.cells() {
+            let Some(pl) = v.place(geom, anchor) else { continue };
+            out.placements += 1;
+            let free: Vec<u32> = (geom.cells() - pl.empty - pl.black - pl.white)
+                .iter()
+                .map(|c| o.index(c))
+                .collect();
+            let total = 3f64.powi(free.len() as i32);
+            let mut check = |o: &mut Oracle, black: u32, white: u32| -> Result<(), String> {
+                for btm in [true, false] {
+                    out.positions += 1;
+                    claim(o, v, &pl, State { black, white, black_to_move: btm })
+                        .map_err(|e| failure(geom, v, anchor, black, white, btm, &e, o))?;
+                }
+                Ok(())
+            };
+            let base_b = o.compact(pl.black);
+            let base_w = o.compact(pl.white);
+            if dense && total <= args.exhaustive_limit as f64 {
+                for k in 0..total as u64 {
+                    let (mut b, mut w, mut k) = (base_b, base_w, k);
+                    for &i in &free {
+                        match k % 3 {
+                            1 => b |= 1 << i,
+                            2 => w |= 1 << i,
+                            _ => {}
+                        }
+                        k /= 3;
+                    }
+                    if let Err(e) = check(o, b, w) {
+                        out.failure = Some(e);
+                        return;
+                    }
+                }
+            } else {
+                // Sparse boards keep the hash oracle fast: most free cells get a stone.
+                let (p_empty, samples) =
+                    if dense { (0.34, args.samples) } else { (0.25, args.samples_5x5) };
+                for _ in 0..samples {
+                    let (mut b, mut w) = (base_b, base_w);
+                    for &i in &free {
+                        if rng.gen_bool(p_empty) {
+                            continue;
+                        }
+                        if rng.gen_bool(0.5) {
+                            b |= 1 << i;
+                        } else {
+                            w |= 1 << i;
+                        }
+                    }
+                    if let Err(e) = check(o, b, w) {
+                        out.failure = Some(e);
+                        return;
+                    }
+                }
+                if !dense {
+                    o.clear();
+                }
+            }
+        }
+    }
+}
+
+fn fill(s: State, color: Color, set: u32) -> State {
+    match color {
+        Color::Black => State { black: s.black | set, ..s },
+        Color::White => State { white: s.white | set, ..s },
+    }
+}
+
+/// Checks the pattern's claim in one completed position.
+fn claim(o: &mut Oracle, p: &Pattern, pl: &Placement<Bitboard>, s: State) -> Result<(), String> {
+    if o.winner(s.black, s.white).is_some() {
+        return Ok(());
+    }
+    let targets = o.compact(pl.targets);
+    match p.kind {
+        Kind::Dead => {
+            let v = o.value(s);
+            for color in Color::ALL {
+                let mut sets = vec![targets];
+                if targets.count_ones() > 1 {
+                    sets.extend(pl.targets.iter().map(|c| 1 << o.index(c)));
+                }
+                for set in sets {
+                    if o.value(fill(s, color, set)) != v {
+                        return Err(format!("filling {set:#x} with {color} changes the value"));
+                    }
+                }
+            }
+        }
+        Kind::Captured(color) => {
+            let v = o.value(s);
+            if o.value(fill(s, color, targets)) != v {
+                return Err(format!("filling the targets with {color} changes the value"));
+            }
+        }
+        Kind::Dominated(color) => {
+            if s.black_to_move != (color == Color::Black) {
+                return Ok(());
+            }
+            let d = pl.dominator.first().map(|c| o.index(c)).ok_or("no dominator")?;
+            let dom_wins = !o.wins(o.child(s, d));
+            for t in pl.targets.iter() {
+                if !o.wins(o.child(s, o.index(t))) && !dom_wins {
+                    return Err(format!("{t} wins but its dominator does not"));
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+#[allow(clippy::too_many_arguments)]
+fn failure(
+    geom: &'static Geometry<Bitboard>,
+    p: &Pattern,
+    anchor: Cell,
+    black: u32,
+    white: u32,
+    black_to_move: bool,
+    what: &str,
+    o: &Oracle,
+) -> String {
+    let mut pos = Position::empty(geom);
+    let cells = |m: u32| -> Bitboard {
+        geom.cells().iter().filter(|c| m >> o.index(*c) & 1 != 0).collect()
+    };
+    pos.setup(Color::Black, cells(black));
+    pos.setup(Color::White, cells(white));
+    pos.set_to_move(if black_to_move { Color::Black } else { Color::White });
+    format!(
+        "on {}x{} at {anchor}: {what}\nimage:\n{}position:\n{pos}",
+        geom.cols(),
+        geom.rows(),
+        p.diagram()
+    )
 }

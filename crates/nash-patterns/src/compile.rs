@@ -102,6 +102,36 @@ fn spot(cols: i32, rows: i32, c: i32, r: i32) -> Spot {
     }
 }
 
+/// A pattern image placed on a board: the masks it requires and the cells its claim is about.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Placement<B> {
+    /// Cells that must be empty (targets and dominator included).
+    pub empty: B,
+    /// Cells that must hold Black stones.
+    pub black: B,
+    /// Cells that must hold White stones.
+    pub white: B,
+    /// The cells the claim is about.
+    pub targets: B,
+    /// The dominating cell of a `dominated` pattern, else empty.
+    pub dominator: B,
+}
+
+impl Pattern {
+    /// This pattern (one image, as it is) with its anchor on `anchor`, or `None` where it does
+    /// not fit the board. Off-board offsets count as edges: `b`/`w` match beyond an edge of that
+    /// colour, `#` anywhere off the board.
+    pub fn place<B: BitSet>(&self, geom: &Geometry<B>, anchor: Cell) -> Option<Placement<B>> {
+        place(geom, self, anchor, 0).map(|e| Placement {
+            empty: e.empty,
+            black: e.black,
+            white: e.white,
+            targets: e.targets,
+            dominator: e.dominator,
+        })
+    }
+}
+
 /// Places a pattern image with its anchor (offset (0, 0)) on `anchor`, or `None` where it
 /// does not fit the board.
 pub(crate) fn place<B: BitSet>(

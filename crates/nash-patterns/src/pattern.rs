@@ -215,6 +215,7 @@ impl Pattern {
     /// its moves to the targets (002 §3.3, Definition 5: "a P-move to k captures j").
     pub fn implied_dominations(&self) -> Vec<Pattern> {
         let Kind::Captured(color) = self.kind else { return Vec::new() };
+        let stones = self.cells.iter().filter(|c| c.req == Req::Stone(color)).count();
         let mut out = Vec::new();
         for (i, c) in self.cells.iter().enumerate() {
             if c.req != Req::Stone(color) {
@@ -222,11 +223,12 @@ impl Pattern {
             }
             let mut cells = self.cells.clone();
             cells[i].req = Req::Dominator;
-            out.push(Pattern::new(
-                format!("{}>dominated", self.name),
-                Kind::Dominated(color),
-                cells,
-            ));
+            let name = if stones == 1 {
+                format!("{}>dominated", self.name)
+            } else {
+                format!("{}>dominated{}", self.name, out.len() + 1)
+            };
+            out.push(Pattern::new(name, Kind::Dominated(color), cells));
         }
         out
     }

@@ -1,6 +1,6 @@
 //! Worked examples: the 4x4 board of 002 §3.3, fill-in that wins, dead corners, reports.
 
-use nash_board::{bitboard, BitSet, Bitboard, Color, Geometry, Position};
+use nash_board::{bitboard, Bitboard, Color, Geometry, Position};
 use nash_patterns::{Config, Ice, PatternSet, Report};
 
 fn position(moves: &str, size: usize) -> Position<Bitboard> {
