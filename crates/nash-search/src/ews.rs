@@ -145,12 +145,13 @@ pub(crate) fn solve<B: BitSet>(pos: &Position<B>, cfg: &SolverConfig) -> SolveRe
             }
             let mut best = n.first as usize;
             let mut key = f64::INFINITY;
-            for i in n.first as usize..(n.first + n.count) as usize {
-                if tree[i].value == Value::Open {
-                    let k = tree[i].order_key();
+            let first = n.first as usize;
+            for (i, c) in tree[first..first + n.count as usize].iter().enumerate() {
+                if c.value == Value::Open {
+                    let k = c.order_key();
                     if k < key {
                         key = k;
-                        best = i;
+                        best = first + i;
                     }
                 }
             }

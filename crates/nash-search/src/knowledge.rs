@@ -99,11 +99,6 @@ impl<B: BitSet> Pipeline<B> {
         }
     }
 
-    /// The switches.
-    pub(crate) fn knowledge(&self) -> &Knowledge {
-        &self.cfg
-    }
-
     /// Analyses a position that nobody has won yet, `depth` moves below the root. At the root
     /// nothing is filled, so a win's move is a real move of the position. The H-search builder
     /// of `depth - 1` is reused when it describes an ancestor of this position.
@@ -301,27 +296,11 @@ impl<B: BitSet> Pipeline<B> {
         node
     }
 
-    /// Brings the builder of `depth` to `pos`: from the parent's builder when `pos` only adds a
-    /// few stones to it, else from scratch.
+    /// Builds the connections of `pos` in the builder of `depth`. (An incremental update from
+    /// the parent's builder, Chen 2025 s.5.4.2, was measured on 6x6 openings: with capped
+    /// connection lists it loses connections a rebuild finds, so the search grows, and it was
+    /// not cheaper per node; every node builds from scratch.)
     fn update_vc(&mut self, pos: &Position<B>, depth: usize) {
-        let (black, white) = (pos.black(), pos.white());
-        if depth > 0 {
-            let (lo, hi) = self.vc.split_at_mut(depth);
-            let parent = &lo[depth - 1];
-            let (pb, pw) = (parent.stones(Color::Black), parent.stones(Color::White));
-            let same_board = parent.geometry().is_some_and(|g| std::ptr::eq(g, pos.geometry()));
-            if same_board && pb.is_subset(black) && pw.is_subset(white) {
-                let (nb, nw) = (black - pb, white - pw);
-                if nb.len() + nw.len() <= INCREMENTAL_STONES && !(nb | nw).is_empty() {
-                    let vc = &mut hi[0];
-                    vc.clone_from(parent);
-                    vc.fill(Color::Black, nb);
-                    vc.fill(Color::White, nw);
-                    vc.set_to_move(pos.to_move());
-                    return;
-                }
-            }
-        }
         self.vc[depth].build(pos);
     }
 
@@ -396,12 +375,6 @@ impl<B: BitSet> Default for Cached<B> {
         }
     }
 }
-
-/// New stones up to which a child's connections are updated incrementally from an ancestor's.
-/// Zero: measured on 6x6 openings, the incremental update with capped connection lists loses
-/// connections a rebuild finds (many more nodes) and is not cheaper per node, so every node
-/// builds from scratch. The path stays for experiments.
-const INCREMENTAL_STONES: usize = 0;
 
 /// The H-search the solvers use: 3-OR, no border midpoints, a few connections per pair of ends.
 /// Measured on 6x6 openings, this costs a tenth of the strongest setting per node and finds the

@@ -81,13 +81,8 @@ pub(crate) fn solve<B: BitSet>(pos: &Position<B>, cfg: &SolverConfig) -> SolveRe
                     undo += 1;
                 }
             }
-            let mut best = n.first as usize;
-            for i in n.first as usize..(n.first + n.count) as usize {
-                if tree[i].dn == n.pn {
-                    best = i;
-                    break;
-                }
-            }
+            let range = n.first as usize..(n.first + n.count) as usize;
+            let best = range.clone().find(|&i| tree[i].dn == n.pn).unwrap_or(range.start);
             p.play_unchecked(B::cell_of(tree[best].mv as usize));
             undo += 1;
             depth += 1;
@@ -190,8 +185,7 @@ fn update<B: BitSet>(tree: &mut [Node<B>], at: usize) {
     let mut best = u16::MAX;
     let mut best_carrier = B::EMPTY;
     let mut union = B::EMPTY;
-    for i in n.first as usize..(n.first + n.count) as usize {
-        let c = &tree[i];
+    for c in &tree[n.first as usize..(n.first + n.count) as usize] {
         if c.dn < pn {
             pn = c.dn;
             if c.dn == 0 {

@@ -109,16 +109,6 @@ impl<B: BitSet> Table<B> {
         Table { buckets: ptr, len, mask: len - 1 }
     }
 
-    /// The number of entries the table can hold.
-    pub(crate) fn capacity(&self) -> usize {
-        self.len * WAYS
-    }
-
-    /// The table's size in bytes.
-    pub(crate) fn bytes(&self) -> usize {
-        self.len * std::mem::size_of::<Bucket<B>>()
-    }
-
     #[inline]
     fn with<R>(&self, key: u64, f: impl FnOnce(&mut [Entry<B>; WAYS]) -> R) -> R {
         let idx = (key as usize ^ (key >> 32) as usize) & self.mask;
@@ -169,24 +159,6 @@ impl<B: BitSet> Table<B> {
             }
             slots[victim] = entry;
         });
-    }
-
-    /// Forgets everything.
-    pub(crate) fn clear(&self) {
-        for i in 0..self.len {
-            // SAFETY: i < len; the bucket's lock is taken inside `with`-like code below.
-            let bucket = unsafe { &*self.buckets.add(i) };
-            while bucket
-                .lock
-                .compare_exchange_weak(false, true, Ordering::Acquire, Ordering::Relaxed)
-                .is_err()
-            {
-                hint::spin_loop();
-            }
-            // SAFETY: the lock is held.
-            unsafe { *bucket.slots.get() = [Entry::default(); WAYS] };
-            bucket.lock.store(false, Ordering::Release);
-        }
     }
 }
 
