@@ -299,7 +299,7 @@ fn run_suite(
                     }
                 }
                 if left > 0 {
-                    println!("  {left} tests not run");
+                    println!("  {left} tests of this suite counted as failed without an answer");
                 }
                 return Ok(());
             }

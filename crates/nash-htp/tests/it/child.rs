@@ -5,8 +5,8 @@ use std::io::{BufRead, BufReader, Write};
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
 
-/// The `nash` binary of this build, built first if needed (`cargo build -p nash-cli` into the
-/// same target directory as this test).
+/// The `nash` binary of this build, brought up to date first (`cargo build -p nash-cli` into
+/// the same target directory and profile as this test).
 fn nash_binary() -> PathBuf {
     let exe = std::env::current_exe().expect("test executable path");
     // target/<profile>/deps/integration-<hash>
@@ -20,8 +20,12 @@ fn nash_binary() -> PathBuf {
         .args(["build", "-p", "nash-cli"])
         .current_dir(&workspace)
         .env("CARGO_TARGET_DIR", target_dir);
+    // The same profile as this test, so that the dependencies this test was built with are
+    // reused and the build is quick.
     if profile_dir.file_name().is_some_and(|n| n == "release") {
         build.arg("--release");
+    } else {
+        build.args(["--profile", "test"]);
     }
     let status = build.status().expect("cargo runs");
     assert!(status.success(), "cargo build -p nash-cli failed");
