@@ -2,6 +2,7 @@
 //! `nash htp` binary as a child process, and random input.
 
 mod child;
+mod consistency;
 mod fuzz;
 mod session;
 
