@@ -665,7 +665,7 @@ fn interpret(nodes: &[Node]) -> Result<GameRecord, SgfError> {
             }
         }
     }
-    if little_golem && rec.setup.is_empty() && rec.edits.is_empty() {
+    if little_golem && rec.setup.is_empty() && rec.edits.is_empty() && rec.to_move.is_none() {
         // Little Golem's first player is written W; in Hex terms the first mover is Black.
         for (i, (color, _)) in rec.moves.iter_mut().enumerate() {
             *color = if i % 2 == 0 { Color::Black } else { Color::White };

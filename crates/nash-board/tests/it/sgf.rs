@@ -89,6 +89,9 @@ fn little_golem_game() {
     // Two-letter cells alone mark the dialect, and so does `swap`.
     check("(;SZ[4];B[cd];W[swap];B[aa])", "4x4 B[a1] W[d3] white to move");
     check("(;SZ[4];W[cd];B[ab])", "4x4 B[c4] W[a2] black to move");
+    // A side to move or setup stones in the record: its colours are taken as written.
+    check("(;SZ[4]PL[W];W[cd];B[ab])", "4x4 B[a2] W[c4] white to move");
+    check("(;SZ[4]AB[a1];W[cd])", "4x4 B[a1] W[c4] black to move");
 }
 
 #[test]
