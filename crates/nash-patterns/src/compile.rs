@@ -31,19 +31,87 @@ impl<B: BitSet> Entry<B> {
     }
 }
 
+/// No neighbour in that direction (off the board).
+const NO_CELL: u16 = u16::MAX;
+
+/// The six neighbours of every cell by direction, as bit indexes ([`NO_CELL`] off the board).
+#[derive(Clone, Debug)]
+pub(crate) struct Ring {
+    bits: Vec<[u16; 6]>,
+}
+
+/// Axial directions, in the order of the signature's 2-bit fields.
+const DIRS: [(i32, i32); 6] = [(1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1)];
+
+impl Ring {
+    fn new<B: BitSet>(geom: &Geometry<B>) -> Ring {
+        let mut bits = vec![[NO_CELL; 6]; B::CAPACITY];
+        for cell in geom.cells() {
+            for (d, (dc, dr)) in DIRS.iter().enumerate() {
+                let (c, r) = (cell.col() as i32 + dc, cell.row() as i32 + dr);
+                if c >= 0 && r >= 0 && (c as usize) < geom.cols() && (r as usize) < geom.rows() {
+                    bits[B::bit_of(cell)][d] = B::bit_of(Cell::at(c as u8, r as u8)) as u16;
+                }
+            }
+        }
+        Ring { bits }
+    }
+
+    /// The anchor's neighbourhood code: two bits per direction, `01` Black, `10` White, `00`
+    /// empty or off the board.
+    #[inline]
+    pub fn code<B: BitSet>(&self, bit: usize, black: B, white: B) -> u16 {
+        let mut code = 0u16;
+        for (d, &n) in self.bits[bit].iter().enumerate() {
+            if n != NO_CELL {
+                let n = n as usize;
+                code |= (black.has_bit(n) as u16 | (white.has_bit(n) as u16) << 1) << (2 * d);
+            }
+        }
+        code
+    }
+
+    /// The signature of an entry: which codes at its anchor are compatible with it, as a
+    /// `(mask, value)` pair packed into `mask << 16 | value`.
+    fn signature<B: BitSet>(&self, bit: usize, e: &Entry<B>) -> u32 {
+        let (mut mask, mut value) = (0u32, 0u32);
+        for (d, &n) in self.bits[bit].iter().enumerate() {
+            if n == NO_CELL {
+                continue;
+            }
+            let n = n as usize;
+            let v = if e.empty.has_bit(n) {
+                0
+            } else if e.black.has_bit(n) {
+                1
+            } else if e.white.has_bit(n) {
+                2
+            } else {
+                continue;
+            };
+            mask |= 3 << (2 * d);
+            value |= v << (2 * d);
+        }
+        mask << 16 | value
+    }
+}
+
 /// Entries grouped by anchor bit (compressed rows): the entries anchored at bit `i` are
-/// `entries[start[i]..start[i + 1]]`.
+/// `entries[start[i]..start[i + 1]]`, and `sigs` holds their neighbourhood signatures in the
+/// same order, so most entries are rejected by one comparison on a small array.
 #[derive(Clone, Debug)]
 pub(crate) struct Table<B> {
     pub entries: Vec<Entry<B>>,
-    pub start: Vec<u32>,
+    sigs: Vec<u32>,
+    start: Vec<u32>,
 }
 
 impl<B: BitSet> Table<B> {
-    fn build(mut items: Vec<(usize, Entry<B>)>) -> Table<B> {
+    fn build(ring: &Ring, mut items: Vec<(usize, Entry<B>)>) -> Table<B> {
         items.sort_by_key(|(bit, _)| *bit);
         // Drop exact duplicates (images that coincide once placed), keeping the first rule.
         let mut entries: Vec<Entry<B>> = Vec::with_capacity(items.len());
+        let mut sigs = Vec::with_capacity(items.len());
         let mut start = vec![0u32; B::CAPACITY + 1];
         let mut bit_start = 0;
         let mut cur = usize::MAX;
@@ -60,6 +128,7 @@ impl<B: BitSet> Table<B> {
                     && o.dominator == e.dominator
             });
             if !dup {
+                sigs.push(ring.signature(bit, &e));
                 entries.push(e);
                 start[bit + 1] += 1;
             }
@@ -67,13 +136,20 @@ impl<B: BitSet> Table<B> {
         for i in 0..B::CAPACITY {
             start[i + 1] += start[i];
         }
-        Table { entries, start }
+        Table { entries, sigs, start }
     }
 
-    /// The entries anchored at `bit`.
+    /// Calls `f` on every entry anchored at `bit` whose signature fits the anchor's
+    /// neighbourhood `code` (the caller then runs the full test).
     #[inline]
-    pub fn at(&self, bit: usize) -> &[Entry<B>] {
-        &self.entries[self.start[bit] as usize..self.start[bit + 1] as usize]
+    pub fn candidates(&self, bit: usize, code: u16, mut f: impl FnMut(&Entry<B>)) {
+        let (a, b) = (self.start[bit] as usize, self.start[bit + 1] as usize);
+        let code = code as u32;
+        for (i, &s) in self.sigs[a..b].iter().enumerate() {
+            if code & (s >> 16) == s & 0xffff {
+                f(&self.entries[a + i]);
+            }
+        }
     }
 }
 
@@ -192,6 +268,10 @@ pub(crate) struct Compiled<B> {
     pub dominated: [Table<B>; 2],
     /// Rule names, indexed by `Entry::rule`.
     pub names: Vec<String>,
+    /// Neighbours by direction, for the anchors' neighbourhood codes.
+    pub ring: Ring,
+    /// The largest distance from an anchor to a cell of its pattern.
+    pub radius: u32,
 }
 
 impl<B: BitSet> Compiled<B> {
@@ -202,6 +282,8 @@ impl<B: BitSet> Compiled<B> {
         let mut dead = Vec::new();
         let mut captured = [Vec::new(), Vec::new()];
         let mut dominated = [Vec::new(), Vec::new()];
+        let ring = Ring::new(geom);
+        let mut radius = 0;
         let mut all: Vec<Pattern> = set.patterns.clone();
         for p in &set.patterns {
             all.extend(p.implied_dominations());
@@ -209,6 +291,10 @@ impl<B: BitSet> Compiled<B> {
         for p in &all {
             let rule = first_rule + names.len() as u16;
             names.push(p.name.clone());
+            for c in &p.cells {
+                let (dc, dr) = (c.dc as i32, c.dr as i32);
+                radius = radius.max(((dc.abs() + dr.abs() + (dc + dr).abs()) / 2) as u32);
+            }
             for v in p.variants() {
                 for anchor in geom.cells() {
                     let Some(e) = place(geom, &v, anchor, rule) else { continue };
@@ -224,10 +310,12 @@ impl<B: BitSet> Compiled<B> {
         let [cb, cw] = captured;
         let [db, dw] = dominated;
         Compiled {
-            dead: Table::build(dead),
-            captured: [Table::build(cb), Table::build(cw)],
-            dominated: [Table::build(db), Table::build(dw)],
+            dead: Table::build(&ring, dead),
+            captured: [Table::build(&ring, cb), Table::build(&ring, cw)],
+            dominated: [Table::build(&ring, db), Table::build(&ring, dw)],
             names,
+            ring,
+            radius,
         }
     }
 

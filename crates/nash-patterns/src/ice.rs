@@ -33,7 +33,7 @@
 
 use nash_board::{BitSet, BoardSizeError, Cell, Color, Geometry, Position};
 
-use crate::compile::{Compiled, Entry};
+use crate::compile::Compiled;
 use crate::graph::{self, Labels, Stones};
 use crate::pattern::PatternSet;
 
@@ -284,9 +284,13 @@ impl<B: BitSet> Ice<B> {
             return;
         }
         let dead_color = cfg.dead_fill.unwrap_or(!a.to_move);
+        let ring = &self.compiled.ring;
+        // Patterns are local: after the first pass only anchors near a filled cell can match
+        // anew. The neighbourhood test is not local (groups merge), so it always runs in full.
+        let mut scope = geom.cells();
         loop {
             a.passes += 1;
-            let mut changed = false;
+            let before = st.empty;
             if cfg.dead {
                 for c in Color::ALL {
                     labels[c.index()].compute(geom, st.of(c), c);
@@ -303,39 +307,42 @@ impl<B: BitSet> Ice<B> {
                 }
                 a.set_reason(dead, RULE_CLIQUE);
                 // Dead patterns are matched before the fill: a cell dead now stays dead.
-                let mut m = st.empty;
+                let mut m = st.empty & scope;
                 while let Some(j) = m.lowest_bit() {
                     m = m.without_lowest();
-                    for e in self.compiled.dead.at(j) {
+                    let code = ring.code(j, st.black, st.white);
+                    self.compiled.dead.candidates(j, code, |e| {
                         if e.matches(st.black, st.white, st.empty) {
                             let new = e.targets - dead;
                             a.set_reason(new, e.rule);
                             dead |= new;
                         }
-                    }
+                    });
                 }
                 if !dead.is_empty() {
                     st.fill(dead_color, dead);
                     a.dead |= dead;
                     a.fill[dead_color.index()] |= dead;
-                    changed = true;
                 }
             }
             if cfg.captured {
                 let mut filled = false;
                 for c in Color::ALL {
                     let table = &self.compiled.captured[c.index()];
-                    let mut m = st.empty;
+                    let mut m = st.empty & scope;
                     while let Some(j) = m.lowest_bit() {
                         m = m.without_lowest();
-                        for e in table.at(j) {
+                        let code = ring.code(j, st.black, st.white);
+                        table.candidates(j, code, |e| {
                             // Matched against the current stones: each fill is its own step.
                             if e.matches(st.black, st.white, st.empty) {
-                                self.fill_captured(st, a, c, e);
-                                changed = true;
+                                st.fill(c, e.targets);
+                                a.captured[c.index()] |= e.targets;
+                                a.fill[c.index()] |= e.targets;
+                                a.set_reason(e.targets, e.rule);
                                 filled = true;
                             }
-                        }
+                        });
                     }
                 }
                 if filled {
@@ -347,18 +354,15 @@ impl<B: BitSet> Ice<B> {
                     }
                 }
             }
-            if !changed || !cfg.iterate {
+            let changed = before - st.empty;
+            if changed.is_empty() || !cfg.iterate {
                 return;
             }
+            scope = changed;
+            for _ in 0..self.compiled.radius {
+                scope = scope.dilate();
+            }
         }
-    }
-
-    #[inline]
-    fn fill_captured(&self, st: &mut Stones<B>, a: &mut Analysis<B>, c: Color, e: &Entry<B>) {
-        st.fill(c, e.targets);
-        a.captured[c.index()] |= e.targets;
-        a.fill[c.index()] |= e.targets;
-        a.set_reason(e.targets, e.rule);
     }
 
     fn prune(&self, st: &Stones<B>, labels: &mut [Labels<B>; 2], a: &mut Analysis<B>) {
@@ -394,11 +398,12 @@ impl<B: BitSet> Ice<B> {
             let mut m = st.empty;
             while let Some(j) = m.lowest_bit() {
                 m = m.without_lowest();
-                for e in table.at(j) {
+                let code = self.compiled.ring.code(j, st.black, st.white);
+                table.candidates(j, code, |e| {
                     if e.dominator.intersects(pruned) || !e.matches(st.black, st.white, st.empty) {
-                        continue;
+                        return;
                     }
-                    let Some(k) = e.dominator.lowest_bit() else { continue };
+                    let Some(k) = e.dominator.lowest_bit() else { return };
                     let mut t = e.targets - pruned;
                     while let Some(b) = t.lowest_bit() {
                         t = t.without_lowest();
@@ -407,7 +412,7 @@ impl<B: BitSet> Ice<B> {
                         a.reason.as_mut()[b] = e.rule;
                         a.by.as_mut()[b] = k as u16;
                     }
-                }
+                });
             }
         }
         a.candidates = st.empty - pruned;
