@@ -44,6 +44,8 @@ pub struct Config {
     pub dead: bool,
     /// Find captured sets with the capture patterns and fill them.
     pub captured: bool,
+    /// Also find two-cell captured sets with the neighbourhood test (needs `captured`).
+    pub captured_pairs: bool,
     /// Prune the player to move's moves dominated by a capture.
     pub dominated: bool,
     /// Prune the player to move's moves that an opponent reply would make dead.
@@ -60,6 +62,7 @@ impl Default for Config {
         Config {
             dead: true,
             captured: true,
+            captured_pairs: true,
             dominated: true,
             vulnerable: true,
             iterate: true,
@@ -73,6 +76,7 @@ impl Config {
     pub const NONE: Config = Config {
         dead: false,
         captured: false,
+        captured_pairs: false,
         dominated: false,
         vulnerable: false,
         iterate: false,
@@ -84,7 +88,9 @@ impl Config {
 pub const RULE_CLIQUE: u16 = 1;
 /// Rule number of the neighbourhood test with a hypothetical opponent stone (vulnerable).
 pub const RULE_VULNERABLE: u16 = 2;
-const FIRST_PATTERN_RULE: u16 = 3;
+/// Rule number of the two-cell captures found by the neighbourhood test.
+pub const RULE_PAIR: u16 = 3;
+const FIRST_PATTERN_RULE: u16 = 4;
 
 /// The result of inferior cell analysis. It holds no heap memory: returning and copying it
 /// never allocates.
@@ -226,6 +232,7 @@ impl<B: BitSet> Ice<B> {
         match rule {
             RULE_CLIQUE => "neighbourhood-clique",
             RULE_VULNERABLE => "vulnerable-clique",
+            RULE_PAIR => "captured-pair-clique",
             r => self
                 .compiled
                 .names
@@ -345,6 +352,9 @@ impl<B: BitSet> Ice<B> {
                         });
                     }
                 }
+                if cfg.captured_pairs {
+                    filled |= self.capture_pairs(st, labels, a);
+                }
                 if filled {
                     for c in Color::ALL {
                         if graph::connects(geom, st.of(c), c) {
@@ -363,6 +373,65 @@ impl<B: BitSet> Ice<B> {
                 scope = scope.dilate();
             }
         }
+    }
+
+    /// Two-cell captures found by the neighbourhood test: empty neighbours `x`, `y` whose two
+    /// common neighbours are both the owner's (stones or edge), such that after the opponent
+    /// takes either cell and the owner the other, the opponent's stone is dead. This is the
+    /// reasoning of the bridge patterns, applied wherever it holds. Labels are recomputed
+    /// after every fill so that each test sees the current groups.
+    fn capture_pairs(
+        &self,
+        st: &mut Stones<B>,
+        labels: &mut [Labels<B>; 2],
+        a: &mut Analysis<B>,
+    ) -> bool {
+        let geom = self.geom;
+        let mut any = false;
+        for c in Color::ALL {
+            labels[0].compute(geom, st.black, Color::Black);
+            labels[1].compute(geom, st.white, Color::White);
+            let (p, q) = (c, !c);
+            let mut m = st.empty;
+            while let Some(x) = m.lowest_bit() {
+                m = m.without_lowest();
+                if !st.empty.has_bit(x) {
+                    continue;
+                }
+                let nx = geom.neighbours_of_bit(x);
+                // Each pair once: y after x in bit order.
+                let mut ys = nx & st.empty & B::AREA;
+                while let Some(y) = ys.lowest_bit() {
+                    ys = ys.without_lowest();
+                    if y < x {
+                        continue;
+                    }
+                    let common = nx & geom.neighbours_of_bit(y);
+                    let own = labels[p.index()].own;
+                    if common.is_empty() || !common.is_subset(own) {
+                        continue;
+                    }
+                    let (xb, yb) = (B::from_bit(x), B::from_bit(y));
+                    let lp = &labels[p.index()];
+                    let lq = &labels[q.index()];
+                    if graph::clique(geom, st, lp, p, x, B::EMPTY, Some(y))
+                        && graph::clique(geom, st, lq, q, x, yb, None)
+                        && graph::clique(geom, st, lp, p, y, B::EMPTY, Some(x))
+                        && graph::clique(geom, st, lq, q, y, xb, None)
+                    {
+                        let pair = xb | yb;
+                        st.fill(p, pair);
+                        a.captured[p.index()] |= pair;
+                        a.fill[p.index()] |= pair;
+                        a.set_reason(pair, RULE_PAIR);
+                        any = true;
+                        labels[p.index()].compute(geom, st.of(p), p);
+                        break;
+                    }
+                }
+            }
+        }
+        any
     }
 
     fn prune(&self, st: &Stones<B>, labels: &mut [Labels<B>; 2], a: &mut Analysis<B>) {

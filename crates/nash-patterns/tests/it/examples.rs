@@ -116,3 +116,25 @@ fn report_serializes_findings() {
     let json = serde_json::to_string(&r).unwrap();
     assert!(json.contains("\"class\":\"dominated\""), "{json}");
 }
+
+/// Without any pattern, the neighbourhood test alone finds the two edge bridges of b2 on 3x3.
+#[test]
+fn pair_captures_need_no_pattern() {
+    let e = ice(3, &PatternSet::default());
+    let a = e.analyse(&position("b2", 3));
+    assert_eq!(a.winner, Some(Color::Black), "{a:?}");
+    let b1 = a.rule("b1".parse().unwrap()).unwrap();
+    assert_eq!(e.rule_name(b1), "captured-pair-clique");
+}
+
+/// An interior bridge with a Black stone beside each carrier cell (bridge-capture-z) is filled.
+#[test]
+fn interior_bridge_capture() {
+    let mut p = position("-", 6);
+    p.setup(Color::Black, bitboard![c3 d4 d2 c5]);
+    p.setup(Color::White, bitboard![a1]);
+    let e = ice(6, &PatternSet::builtin());
+    let a = e.analyse(&p);
+    let pair: Bitboard = bitboard![d3 c4];
+    assert!(pair.is_subset(a.captured[0]), "{a:?}");
+}

@@ -215,7 +215,13 @@ fn random_5x5_positions_each_feature_alone() {
         Config { captured: true, ..Config::NONE },
         Config { dominated: true, ..Config::NONE },
         Config { vulnerable: true, ..Config::NONE },
-        Config { captured: true, dominated: true, iterate: true, ..Config::NONE },
+        Config {
+            captured: true,
+            captured_pairs: true,
+            dominated: true,
+            iterate: true,
+            ..Config::NONE
+        },
     ];
     let mut o = Oracle::new(5, 5);
     let mut rng = SmallRng::seed_from_u64(0x5eed_0006);
