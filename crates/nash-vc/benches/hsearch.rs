@@ -5,7 +5,7 @@
 use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use nash_board::{Bitboard, Cell, Color, MoveList, SmallPosition};
+use nash_board::{BitSet, Bitboard, Cell, Color, MoveList, SmallPosition};
 use nash_vc::{HSearchConfig, VcBuilder};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
@@ -48,8 +48,8 @@ const VARIANTS: [(&str, &str); 9] = [
     ("early-stop", "base,early-stop"),
     ("area", "base,area"),
     ("or-unlimited", "base,or=unlimited"),
+    ("semi-and", "base,semi-and"),
     ("default", "default"),
-    ("default-exact", "exact"),
 ];
 
 fn bench_table(c: &mut Criterion) {
@@ -88,7 +88,7 @@ fn bench_table(c: &mut Criterion) {
 fn bench_incremental(c: &mut Criterion) {
     let positions = table_5_1();
     let mut group = c.benchmark_group("incremental-5.1");
-    for (name, words) in [("base", "base"), ("exact", "exact")] {
+    for (name, words) in [("base", "base"), ("default-no-early-stop", "no-early-stop")] {
         let config: HSearchConfig = words.parse().unwrap();
         let parents: Vec<VcBuilder<Bitboard>> = positions
             .iter()

@@ -56,17 +56,20 @@ pub struct HSearchConfig {
 }
 
 impl Default for HSearchConfig {
-    /// The strongest sound setting for solving: unlimited OR, edges as midpoints, the semi AND
-    /// rule, no area limit and no optimization, with generous caps.
+    /// The setting for solving: the unlimited OR rule (with a step budget), the semi AND rule,
+    /// early stop, and caps on connections per pair of ends. Every switch is sound; edges as
+    /// midpoints are left off because they multiply the connections found (every two cells joined
+    /// to one edge become joined to each other) at a large cost in time, and the optimization
+    /// and area limit are off because they lose semis that narrow the mustplay (s.5.5.3).
     fn default() -> HSearchConfig {
         HSearchConfig {
             or_limit: OrLimit::Unlimited,
-            border_midpoint: true,
+            border_midpoint: false,
             early_stop: true,
             optimization: false,
             area_limit: false,
-            max_fulls: Some(24),
-            max_semis: Some(48),
+            max_fulls: Some(32),
+            max_semis: Some(64),
             semi_and: true,
             or_budget: Some(4096),
         }

@@ -52,6 +52,8 @@ pub(crate) struct Store<B: BitSet> {
     bit_of: B::Table,
     /// Number of dense ids (cells of the board plus the four edges).
     n: usize,
+    /// The board's columns and rows the tables were made for.
+    shape: (usize, usize),
     fulls: Vec<Vec<B>>,
     semis: Vec<Vec<SemiEntry<B>>>,
     /// Per dense id, the ends it has at least one full (semi) connection with.
@@ -99,6 +101,7 @@ impl<B: BitSet> Store<B> {
             id_of: B::ZERO_TABLE,
             bit_of: B::ZERO_TABLE,
             n: 0,
+            shape: (0, 0),
             fulls: Vec::new(),
             semis: Vec::new(),
             full_nbrs: Vec::new(),
@@ -125,16 +128,16 @@ impl<B: BitSet> Store<B> {
     fn reset(&mut self, geom: &Geometry<B>, config: HSearchConfig) {
         self.config = config;
         let n = geom.cols() * geom.rows() + 4;
-        if n != self.n {
+        let shape = (geom.cols(), geom.rows());
+        if shape != self.shape {
+            self.shape = shape;
             self.n = n;
             let ids = self.id_of.as_mut();
             ids.fill(u16::MAX);
-            let mut next = 0u16;
-            for c in geom.cells() | B::EDGES {
+            for (next, c) in (geom.cells() | B::EDGES).into_iter().enumerate() {
                 let bit = B::bit_of(c);
-                ids[bit] = next;
-                self.bit_of.as_mut()[next as usize] = bit as u16;
-                next += 1;
+                ids[bit] = next as u16;
+                self.bit_of.as_mut()[next] = bit as u16;
             }
             self.fulls.clear();
             self.semis.clear();

@@ -1,15 +1,157 @@
-//! `nash vc`.
+//! `nash vc`: virtual connections by H-search, and the mustplay of the player to move.
 
-use anyhow::bail;
+use std::time::Instant;
+
+use anyhow::{bail, Context};
+use nash_board::{BitSet, Cell, Color, Position};
+use nash_vc::{Connection, ConnectionKind, HSearchConfig, VcBuilder};
+use serde_json::{json, Value};
 
 /// Arguments of `nash vc`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
     #[command(flatten)]
     position: crate::input::PositionArgs,
+    /// Whose connections to list: b or w (default: the player to move).
+    #[arg(long, short)]
+    color: Option<Color>,
+    /// H-search variant words, applied in order to the default: base, exact, or=K, or=unlimited,
+    /// [no-]border, [no-]early-stop, [no-]optimization, [no-]area, [no-]semi-and, max-fulls=N,
+    /// max-semis=N, or-budget=N (commas or repeated flags).
+    #[arg(long, short)]
+    variant: Vec<String>,
+    /// The two ends to list connections between: cells (a stone stands for its group) or edges
+    /// (north, south, west, east). Default: the colour's two edges.
+    #[arg(long, num_args = 2, value_names = ["X", "Y"])]
+    ends: Option<Vec<String>>,
+    /// List every connection of the colour instead of those between two ends.
+    #[arg(long, conflicts_with = "ends")]
+    all: bool,
+    /// Print JSON instead of text.
+    #[arg(long)]
+    json: bool,
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
-    let _ = crate::input::load(&args.position)?;
-    bail!("nash vc is not available in this build")
+    let pos = crate::input::load(&args.position)?;
+    let mut config = HSearchConfig::default();
+    for words in &args.variant {
+        for word in words.split([',', ' ']).filter(|w| !w.is_empty()) {
+            config.apply(word)?;
+        }
+    }
+    nash_board::with_position!(&pos, p => report(p, &args, config))
+}
+
+fn cell_names<B: BitSet>(set: B) -> Vec<String> {
+    set.iter().map(|c| c.to_string()).collect()
+}
+
+fn connection_json<B: BitSet>(c: &Connection<B>) -> Value {
+    let key = match c.kind {
+        ConnectionKind::Full => Value::Null,
+        ConnectionKind::Semi { key } => json!(key.to_string()),
+    };
+    json!({
+        "kind": if c.kind == ConnectionKind::Full { "full" } else { "semi" },
+        "ends": [c.ends[0].to_string(), c.ends[1].to_string()],
+        "key": key,
+        "carrier": cell_names(c.carrier),
+    })
+}
+
+fn parse_end<B: BitSet>(p: &Position<B>, color: Color, text: &str) -> anyhow::Result<Cell> {
+    let cell: Cell = text.parse().with_context(|| format!("invalid end {text:?}"))?;
+    match cell.as_edge() {
+        Some(e) if e.color() != color => bail!("edge {cell} is not one of {color}'s edges"),
+        Some(_) => Ok(cell),
+        None if !p.geometry().is_on_board(cell) => {
+            bail!("end {cell} is not on the {}x{} board", p.cols(), p.rows())
+        }
+        None if p.stones(!color).contains(cell) => bail!("end {cell} holds a {} stone", !color),
+        None => Ok(cell),
+    }
+}
+
+fn report<B: BitSet>(p: &Position<B>, args: &Args, config: HSearchConfig) -> anyhow::Result<()> {
+    let color = args.color.unwrap_or(p.to_move());
+    let ends = match &args.ends {
+        Some(v) => [parse_end(p, color, &v[0])?, parse_end(p, color, &v[1])?],
+        None => color.edges().map(Cell::edge),
+    };
+    if ends[0] == ends[1] {
+        bail!("the two ends are the same: {}", ends[0]);
+    }
+    let mut vc = VcBuilder::new(config);
+    let start = Instant::now();
+    vc.build(p);
+    let micros = start.elapsed().as_secs_f64() * 1e6;
+    let conns: Vec<Connection<B>> = if args.all {
+        vc.all_connections(color)
+    } else {
+        vc.connections(color, ends[0], ends[1]).collect()
+    };
+    let ends = ends.map(|e| vc.end_of(color, e));
+    let to_move = p.to_move();
+    let win = vc.win_now();
+    let lost = vc.opponent_won();
+    let must = vc.mustplay();
+    let counts = |c: Color| {
+        let (f, s) = vc.counts(c);
+        json!({ "full": f, "semi": s })
+    };
+    if args.json {
+        let out = json!({
+            "config": config.to_string(),
+            "to_move": to_move.to_string(),
+            "microseconds": micros.round(),
+            "connections_found": { "black": counts(Color::Black), "white": counts(Color::White) },
+            "win_now": win.map(|w| json!({
+                "key": w.key.map(|k| k.to_string()),
+                "carrier": cell_names(w.carrier),
+            })),
+            "opponent_won": lost.map(cell_names),
+            "mustplay": cell_names(must),
+            "color": color.to_string(),
+            "ends": if args.all { Value::Null } else { json!([ends[0].to_string(), ends[1].to_string()]) },
+            "connections": conns.iter().map(connection_json).collect::<Vec<_>>(),
+        });
+        println!("{}", serde_json::to_string_pretty(&out)?);
+        return Ok(());
+    }
+    println!("{p}");
+    println!("H-search: {config}");
+    for c in Color::ALL {
+        let (f, s) = vc.counts(c);
+        println!("{c}: {f} full, {s} semi connections");
+    }
+    println!("built in {micros:.0} µs; {to_move} to move");
+    match (win, lost) {
+        (Some(w), _) => match w.key {
+            Some(k) => println!(
+                "{to_move} wins by playing {k} (semi connection over {} cells)",
+                w.carrier.len()
+            ),
+            None => println!(
+                "{to_move} has already won virtually (full connection over {} cells)",
+                w.carrier.len()
+            ),
+        },
+        (None, Some(c)) => println!(
+            "{to_move} has lost: {} has a full connection over {} cells",
+            !to_move,
+            c.len()
+        ),
+        (None, None) => {}
+    }
+    println!("mustplay for {to_move} ({} cells): {}", must.len(), cell_names(must).join(" "));
+    if args.all {
+        println!("all {} connections of {color}:", conns.len());
+    } else {
+        println!("{} connections of {color} between {} and {}:", conns.len(), ends[0], ends[1]);
+    }
+    for c in &conns {
+        println!("  {c}");
+    }
+    Ok(())
 }

@@ -65,10 +65,14 @@ proptest! {
     }
 
     #[test]
-    fn incremental_equals_rebuild_strong(n in 3usize..=5, moves in prop::collection::vec(0usize..1000, 1..16)) {
+    fn incremental_equals_rebuild_strong(n in 3usize..=4, moves in prop::collection::vec(0usize..1000, 1..16)) {
         // The default's rules (edges as midpoints, the semi AND rule) with a bounded OR rule:
         // the unlimited OR rule without its budget is exponential on open boards.
-        let config = HSearchConfig { or_limit: OrLimit::AtMost(4), ..HSearchConfig::default().exact() };
+        let config = HSearchConfig {
+            or_limit: OrLimit::AtMost(4),
+            border_midpoint: true,
+            ..HSearchConfig::default().exact()
+        };
         check_game(config, n, &moves, true);
     }
 }

@@ -38,10 +38,10 @@ impl Oracle {
         let mut reached = [self.a == self.edge_cells[0], self.a == self.edge_cells[1]];
         loop {
             let mut n = (r | r.dilate()) & own;
-            for i in 0..2 {
-                reached[i] |= n.intersects(self.edges[i]);
-                if reached[i] {
-                    n |= self.edges[i] & own;
+            for (seen, edge) in reached.iter_mut().zip(self.edges) {
+                *seen |= n.intersects(edge);
+                if *seen {
+                    n |= edge & own;
                 }
             }
             if n == r {
