@@ -258,9 +258,9 @@ impl<B: BitSet> Ice<B> {
         }
         let mut st = Stones { black: pos.black(), white: pos.white(), empty: pos.empty_cells() };
         let mut labels = [Labels::new(), Labels::new()];
-        self.fill_loop(&mut st, &mut labels, &mut a);
+        let fresh = self.fill_loop(&mut st, &mut labels, &mut a);
         if a.winner.is_none() {
-            self.prune(&st, &mut labels, &mut a);
+            self.prune(&st, &mut labels, fresh, &mut a);
         }
         a
     }
@@ -284,11 +284,17 @@ impl<B: BitSet> Ice<B> {
         FillReport { fill: a.fill, steps, winner: pos.winner() }
     }
 
-    fn fill_loop(&self, st: &mut Stones<B>, labels: &mut [Labels<B>; 2], a: &mut Analysis<B>) {
+    /// Returns whether `labels` describe the final stones.
+    fn fill_loop(
+        &self,
+        st: &mut Stones<B>,
+        labels: &mut [Labels<B>; 2],
+        a: &mut Analysis<B>,
+    ) -> bool {
         let geom = self.geom;
         let cfg = self.config;
         if !cfg.dead && !cfg.captured {
-            return;
+            return false;
         }
         let dead_color = cfg.dead_fill.unwrap_or(!a.to_move);
         let ring = &self.compiled.ring;
@@ -359,14 +365,16 @@ impl<B: BitSet> Ice<B> {
                     for c in Color::ALL {
                         if graph::connects(geom, st.of(c), c) {
                             a.winner = Some(c);
-                            return;
+                            return false;
                         }
                     }
                 }
             }
             let changed = before - st.empty;
             if changed.is_empty() || !cfg.iterate {
-                return;
+                // Labels are computed at the start of a pass (dead cells) and after every
+                // pair capture; with no change in this pass they describe the final stones.
+                return changed.is_empty() && (cfg.dead || (cfg.captured && cfg.captured_pairs));
             }
             scope = changed;
             for _ in 0..self.compiled.radius {
@@ -388,9 +396,10 @@ impl<B: BitSet> Ice<B> {
     ) -> bool {
         let geom = self.geom;
         let mut any = false;
+        labels[0].compute(geom, st.black, Color::Black);
+        labels[1].compute(geom, st.white, Color::White);
         for c in Color::ALL {
-            labels[0].compute(geom, st.black, Color::Black);
-            labels[1].compute(geom, st.white, Color::White);
+            // A fill of colour c changes only c's groups; the other labels stay valid.
             let (p, q) = (c, !c);
             let mut m = st.empty;
             while let Some(x) = m.lowest_bit() {
@@ -434,14 +443,16 @@ impl<B: BitSet> Ice<B> {
         any
     }
 
-    fn prune(&self, st: &Stones<B>, labels: &mut [Labels<B>; 2], a: &mut Analysis<B>) {
+    fn prune(&self, st: &Stones<B>, labels: &mut [Labels<B>; 2], fresh: bool, a: &mut Analysis<B>) {
         let geom = self.geom;
         let p = a.to_move;
         let q = !p;
         let mut pruned = B::EMPTY;
         if self.config.vulnerable {
-            for c in Color::ALL {
-                labels[c.index()].compute(geom, st.of(c), c);
+            if !fresh {
+                for c in Color::ALL {
+                    labels[c.index()].compute(geom, st.of(c), c);
+                }
             }
             let mut m = st.empty;
             while let Some(j) = m.lowest_bit() {

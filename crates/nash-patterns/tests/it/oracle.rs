@@ -202,7 +202,15 @@ impl Oracle {
     }
 
     pub fn compact(&self, set: Bitboard) -> u32 {
-        set.iter().map(|c| 1u32 << self.index(c)).sum()
+        // Layout bit r * 11 + c becomes r * cols + c.
+        let mut out = 0u32;
+        let mut m = set.0 & <Bitboard as BitSet>::AREA.0;
+        while m != 0 {
+            let bit = m.trailing_zeros() as usize;
+            m &= m - 1;
+            out |= 1 << (bit / 11 * self.cols + bit % 11);
+        }
+        out
     }
 
     pub fn state(&self, pos: &Position<Bitboard>) -> State {

@@ -213,6 +213,14 @@ fn random_5x5_positions_each_feature_alone() {
     let features = [
         Config { dead: true, ..Config::NONE },
         Config { captured: true, ..Config::NONE },
+        Config {
+            captured: true,
+            captured_pairs: true,
+            vulnerable: true,
+            iterate: true,
+            ..Config::NONE
+        },
+        Config { captured_pairs: true, vulnerable: true, ..Config::NONE },
         Config { dominated: true, ..Config::NONE },
         Config { vulnerable: true, ..Config::NONE },
         Config {
