@@ -13,7 +13,7 @@ use nash_search::{solve, winning_moves, Knowledge, MoveOrdering, SolverConfig, S
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// Worker threads for each solve.
-    #[arg(long, default_value_t = 2)]
+    #[arg(long, default_value_t = 1)]
     threads: usize,
     /// Transposition-table limit in MiB.
     #[arg(long, default_value_t = 512)]
@@ -22,7 +22,7 @@ pub struct Args {
     #[arg(long, default_value_t = 120.0)]
     time_limit: f64,
     /// Knowledge: all, fill (fill-in and inferior cells only) or none.
-    #[arg(long, default_value = "fill")]
+    #[arg(long, default_value = "all")]
     knowledge: String,
     /// Also check the exact winning sets of solved.tsv (every legal move decided; slow).
     #[arg(long)]

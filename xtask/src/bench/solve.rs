@@ -30,7 +30,7 @@ fn parse(rest: &[String]) -> anyhow::Result<Options> {
         threads: vec![1, 2],
         tt_mib: 512,
         time_limit: 120.0,
-        knowledge: "fill".into(),
+        knowledge: "all".into(),
     };
     let mut it = rest.iter();
     while let Some(a) = it.next() {

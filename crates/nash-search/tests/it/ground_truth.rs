@@ -109,13 +109,21 @@ fn dfpn_with_all_knowledge_agrees_on_5x5_openings() {
 }
 
 #[test]
-fn dfpn_agrees_on_6x6_openings() {
-    // 6x6 with fill-in only (H-search is too slow per node at present to run them all here;
-    // `cargo xtask regress` and `cargo xtask bench solve` cover the larger boards).
-    let openings: Vec<Solved> = crate::support::solved()
+fn dfpn_agrees_on_every_6x6_position() {
+    let positions: Vec<Solved> =
+        crate::support::solved().into_iter().filter(|s| s.size == 6).collect();
+    assert_eq!(positions.len(), 187);
+    check(&config(SolverKind::Dfpn, Knowledge::default()), &positions, false);
+}
+
+#[test]
+fn dfpn_winning_sets_on_6x6_openings() {
+    // Exact winning sets of the empty 6x6 board and its one-move openings (every legal move
+    // decided).
+    let positions: Vec<Solved> = crate::support::solved()
         .into_iter()
-        .filter(|s| s.size == 6 && s.moves.split_whitespace().count() >= 4)
-        .take(12)
+        .filter(|s| s.size == 6 && s.moves.split_whitespace().count() <= 1)
         .collect();
-    check(&config(SolverKind::Dfpn, fill_only()), &openings, false);
+    assert_eq!(positions.len(), 37);
+    check(&config(SolverKind::Dfpn, Knowledge::default()), &positions, true);
 }
