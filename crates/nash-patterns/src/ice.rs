@@ -23,13 +23,24 @@
 //!   candidate is outside every filled set, and captured and dead sets stay so when P plays
 //!   elsewhere). If `candidates` is empty and `winner` is `None`, P loses.
 //!
-//! A solver must not prune again inside a restricted move set: after restricting the moves to
-//! a mustplay M, a cell of M may be dropped as dominated only if its dominator (see
-//! [`Analysis::dominator`]) is in M and kept, and as vulnerable only if the position it was
-//! derived from is the one being searched. Intersecting `candidates` with M is sound; so is
-//! keeping M's cells that are pruned here when their dominator lies outside M. The winning
-//! *set* of a position (every winning move) is not `candidates`: dominated, captured, dead and
-//! vulnerable cells can win too.
+//! Combining with other move restrictions (M a mustplay or any other set of moves):
+//!
+//! - Sound: searching `candidates ∩ M` when M contains **every** winning move of the filled
+//!   position (a mustplay computed on that position does): a winning candidate exists if P
+//!   wins, and every winning move lies in M.
+//! - Unsound: pruning inside M when M only contains **some** winning move (for instance M was
+//!   itself obtained by pruning). A dominated cell may then be dropped only if its dominator
+//!   ([`Analysis::dominator`]) is in M and is kept; otherwise the dominator may have been the
+//!   only witness and an empty move list would "prove" a loss that is not one. Likewise apply
+//!   vulnerable pruning only to the position it was computed for.
+//! - Fill-in composes with anything: the filled position has the value of the original for
+//!   both players to move, and the side to move is never changed. After fill-in the side to
+//!   move cannot be derived from stone counts: keep it explicitly.
+//! - The winning *set* of a position (every winning move) is not `candidates`: dominated,
+//!   captured, dead and vulnerable cells can win too. Decide every legal move when the
+//!   question is "which moves win".
+//! - A position that is already won is left alone ([`Analysis::winner`] is set, nothing is
+//!   filled or pruned, `candidates` is empty).
 
 use nash_board::{BitSet, BoardSizeError, Cell, Color, Geometry, Position};
 
