@@ -47,7 +47,7 @@ const VARIANTS: [(&str, &str); 9] = [
     ("optimization", "base,optimization"),
     ("early-stop", "base,early-stop"),
     ("area", "base,area"),
-    ("or-unlimited", "base,or=unlimited"),
+    ("or-unlimited", "base,or=unlimited,or-budget=4096"),
     ("semi-and", "base,semi-and"),
     ("default", "default"),
 ];

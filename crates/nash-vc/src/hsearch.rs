@@ -13,7 +13,7 @@ use crate::store::{HSearchStats, Store};
 /// buffers, so after the first few calls on a board size they do not allocate. To keep the
 /// connections of a parent while exploring a child, keep one builder per search depth and copy
 /// with [`Clone::clone_from`], which also reuses buffers.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct VcBuilder<B: BitSet> {
     pub(crate) config: HSearchConfig,
     pub(crate) geom: Option<&'static Geometry<B>>,
@@ -21,6 +21,25 @@ pub struct VcBuilder<B: BitSet> {
     pub(crate) to_move: Color,
     pub(crate) stores: [Store<B>; 2],
     layers: Vec<B>,
+}
+
+impl<B: BitSet> Clone for VcBuilder<B> {
+    fn clone(&self) -> VcBuilder<B> {
+        let mut b = VcBuilder::new(self.config);
+        b.clone_from(self);
+        b
+    }
+
+    /// Copies the connections into this builder's buffers (no allocation once warm).
+    fn clone_from(&mut self, src: &VcBuilder<B>) {
+        self.config = src.config;
+        self.geom = src.geom;
+        self.stones = src.stones;
+        self.to_move = src.to_move;
+        let [b, w] = &mut self.stores;
+        b.clone_from(&src.stores[0]);
+        w.clone_from(&src.stores[1]);
+    }
 }
 
 impl<B: BitSet> Default for VcBuilder<B> {

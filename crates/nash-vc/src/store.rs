@@ -43,7 +43,7 @@ pub struct HSearchStats {
 }
 
 /// One player's connections and the state the rules need.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub(crate) struct Store<B: BitSet> {
     pub color: Color,
     /// Dense ids: per bit index, the id of that cell or edge (`u16::MAX` off the board).
@@ -92,6 +92,59 @@ fn bits_of<B: BitSet>(set: B) -> impl Iterator<Item = usize> {
         rest = rest.without_lowest();
         Some(b)
     })
+}
+
+impl<B: BitSet> Clone for Store<B> {
+    fn clone(&self) -> Store<B> {
+        let mut s = Store::new(self.color);
+        s.clone_from(self);
+        s
+    }
+
+    /// Copies only the pairs that hold connections, reusing this store's buffers: the cost is
+    /// proportional to the connections, not to the number of pairs of ends.
+    fn clone_from(&mut self, src: &Store<B>) {
+        if self.shape != src.shape {
+            self.shape = src.shape;
+            self.n = src.n;
+            self.id_of = src.id_of;
+            self.bit_of = src.bit_of;
+            self.fulls.clear();
+            self.semis.clear();
+            self.fulls.resize_with(src.n * src.n, Vec::new);
+            self.semis.resize_with(src.n * src.n, Vec::new);
+            self.is_touched.clear();
+            self.is_touched.resize(src.n * src.n, false);
+            self.touched.clear();
+        }
+        for &p in &self.touched {
+            let p = p as usize;
+            self.fulls[p].clear();
+            self.semis[p].clear();
+            self.is_touched[p] = false;
+        }
+        self.touched.clear();
+        for &p in &src.touched {
+            let p = p as usize;
+            self.fulls[p].extend_from_slice(&src.fulls[p]);
+            self.semis[p].extend_from_slice(&src.semis[p]);
+            self.is_touched[p] = true;
+            self.touched.push(p as u32);
+        }
+        self.color = src.color;
+        self.full_nbrs.clone_from(&src.full_nbrs);
+        self.semi_nbrs.clone_from(&src.semi_nbrs);
+        self.queue.clear();
+        self.own = src.own;
+        self.empty = src.empty;
+        self.reps = src.reps;
+        self.rep_of = src.rep_of;
+        self.edge_bits = src.edge_bits;
+        self.to_move = src.to_move;
+        self.stopped = src.stopped;
+        self.stats = src.stats;
+        self.config = src.config;
+    }
 }
 
 impl<B: BitSet> Store<B> {

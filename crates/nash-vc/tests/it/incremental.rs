@@ -27,6 +27,8 @@ fn check_game(config: HSearchConfig, n: usize, moves: &[usize], fill: bool) {
     let mut pos: Position<Bitboard> = Position::square(n).unwrap();
     let mut inc = VcBuilder::new(config);
     let mut full = VcBuilder::new(config);
+    // A copy made with `clone_from` each move, over its previous contents, must match too.
+    let mut copy = VcBuilder::new(config);
     inc.build(&pos);
     for &m in moves {
         let empty: Vec<Cell> = pos.empty_cells().iter().collect();
@@ -53,6 +55,8 @@ fn check_game(config: HSearchConfig, n: usize, moves: &[usize], fill: bool) {
             );
         }
         assert_eq!(inc.mustplay(), full.mustplay());
+        copy.clone_from(&inc);
+        assert_eq!(canon(&copy), a, "clone_from lost connections");
     }
 }
 
