@@ -1,6 +1,6 @@
 //! Worked examples: the 4x4 board of 002 §3.3, fill-in that wins, dead corners, reports.
 
-use nash_board::{bitboard, Bitboard, Color, Geometry, Position};
+use nash_board::{bitboard, BitSet, Bitboard, Color, Geometry, Position};
 use nash_patterns::{Config, Ice, PatternSet, Report};
 
 fn position(moves: &str, size: usize) -> Position<Bitboard> {
@@ -137,4 +137,43 @@ fn interior_bridge_capture() {
     let a = e.analyse(&p);
     let pair: Bitboard = bitboard![d3 c4];
     assert!(pair.is_subset(a.captured[0]), "{a:?}");
+}
+
+/// The wide bitboard gives the same analysis as the small one.
+#[test]
+fn wide_and_small_boards_agree() {
+    use nash_board::WideBitboard;
+    let moves = "f6 e7 d8 g4 c3 h2 i9 b10 e5 f5 k1 a11 c9 c10 h7 g8"
+        .parse::<nash_board::MoveList>()
+        .unwrap();
+    let mut small = Position::<Bitboard>::square(11).unwrap();
+    let mut wide = Position::<WideBitboard>::square(11).unwrap();
+    moves.play_on(&mut small).unwrap();
+    moves.play_on(&mut wide).unwrap();
+    let a = Ice::<Bitboard>::for_size(11, 11).unwrap().analyse(&small);
+    let b = Ice::<WideBitboard>::for_size(11, 11).unwrap().analyse(&wide);
+    let names = |s: &mut dyn Iterator<Item = nash_board::Cell>| {
+        s.map(|c| c.to_string()).collect::<Vec<_>>()
+    };
+    assert_eq!(names(&mut a.candidates.iter()), names(&mut b.candidates.iter()));
+    assert_eq!(names(&mut a.fill[0].iter()), names(&mut b.fill[0].iter()));
+    assert_eq!(names(&mut a.fill[1].iter()), names(&mut b.fill[1].iter()));
+    assert_eq!(names(&mut a.pruned().iter()), names(&mut b.pruned().iter()));
+    assert!(a.pruned().len() + (a.fill[0] | a.fill[1]).len() > 0, "{a:?}");
+}
+
+/// A 19x19 board works end to end.
+#[test]
+fn nineteen_by_nineteen() {
+    use nash_board::WideBitboard;
+    let mut p = Position::<WideBitboard>::square(19).unwrap();
+    "j10 k11 b2 s18".parse::<nash_board::MoveList>().unwrap().play_on(&mut p).unwrap();
+    let e = Ice::<WideBitboard>::for_size(19, 19).unwrap();
+    let a = e.analyse(&p);
+    assert!(a.candidates.len() > 300);
+    let r = e.fill_in(&mut p);
+    for _ in 0..r.steps {
+        p.undo();
+    }
+    assert_eq!(p.num_steps(), 4);
 }
