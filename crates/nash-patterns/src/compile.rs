@@ -257,6 +257,63 @@ pub(crate) fn place<B: BitSet>(
     Some(e)
 }
 
+/// Whether the neighbourhood test proves every placement of a dead pattern, so that matching
+/// the pattern adds nothing while that test runs (it always runs with dead-cell analysis).
+///
+/// The pattern must have one target. Every completion of its six neighbours (empty, Black or
+/// White where the pattern leaves a choice) is checked with a local model that is weaker than
+/// the real test: only stones consecutive around the target count as one group, and only
+/// consecutive neighbours as adjacent. Off-board neighbours are edges, which the model treats
+/// as stones of either colour.
+pub(crate) fn clique_subsumed(p: &Pattern) -> bool {
+    let targets: Vec<(i8, i8)> = p.targets().collect();
+    if p.kind != Kind::Dead || targets.len() != 1 {
+        return false;
+    }
+    let (tc, tr) = targets[0];
+    let mut options: [&[u8]; 6] = [&[0, 1, 2]; 6];
+    for c in &p.cells {
+        for (d, (dc, dr)) in DIRS.iter().enumerate() {
+            if (c.dc as i32 - tc as i32, c.dr as i32 - tr as i32) == (*dc, *dr) {
+                options[d] = match c.req {
+                    Req::Empty | Req::Target | Req::Dominator => &[0],
+                    Req::Stone(Color::Black) | Req::StoneOrEdge(Color::Black) => &[1],
+                    Req::Stone(Color::White) | Req::StoneOrEdge(Color::White) => &[2],
+                    Req::OffBoard => &[1, 2],
+                };
+            }
+        }
+    }
+    let mut state = [0u8; 6];
+    (0..3usize.pow(6)).all(|mut k| {
+        for (d, s) in state.iter_mut().enumerate() {
+            let o = options[d];
+            *s = o[k % 3 % o.len()];
+            k /= 3;
+        }
+        local_clique(&state, 1) && local_clique(&state, 2)
+    })
+}
+
+/// The neighbourhood test on the ring alone, for the player whose stones are `color` (1 or 2).
+fn local_clique(state: &[u8; 6], color: u8) -> bool {
+    let next = |d: usize| (d + 1) % 6;
+    let prev = |d: usize| (d + 5) % 6;
+    // Arcs of the colour: count the starts of maximal runs.
+    let members: Vec<usize> = (0..6).filter(|&d| state[d] == color).collect();
+    let arcs = members.iter().filter(|&&d| state[prev(d)] != color).count();
+    if arcs > 1 {
+        return false;
+    }
+    let empties: Vec<usize> = (0..6).filter(|&d| state[d] == 0).collect();
+    if !members.is_empty()
+        && !empties.iter().all(|&u| state[next(u)] == color || state[prev(u)] == color)
+    {
+        return false;
+    }
+    empties.iter().all(|&u| empties.iter().all(|&v| u == v || next(u) == v || prev(u) == v))
+}
+
 /// The compiled tables of a pattern set for one board size.
 #[derive(Clone, Debug)]
 pub(crate) struct Compiled<B> {
@@ -295,6 +352,9 @@ impl<B: BitSet> Compiled<B> {
                 let (dc, dr) = (c.dc as i32, c.dr as i32);
                 radius = radius.max(((dc.abs() + dr.abs() + (dc + dr).abs()) / 2) as u32);
             }
+            if clique_subsumed(p) {
+                continue;
+            }
             for v in p.variants() {
                 for anchor in geom.cells() {
                     let Some(e) = place(geom, &v, anchor, rule) else { continue };
@@ -324,5 +384,34 @@ impl<B: BitSet> Compiled<B> {
         self.dead.entries.len()
             + self.captured.iter().map(|t| t.entries.len()).sum::<usize>()
             + self.dominated.iter().map(|t| t.entries.len()).sum::<usize>()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::clique_subsumed;
+    use crate::pattern::PatternSet;
+
+    fn one(text: &str) -> bool {
+        let set: PatternSet = text.parse().unwrap();
+        clique_subsumed(&set.patterns[0])
+    }
+
+    #[test]
+    fn shipped_dead_patterns_are_instances_of_the_neighbourhood_test() {
+        let set = PatternSet::builtin();
+        for name in ["fig3.3-dead", "dead-four", "dead-three-two"] {
+            assert!(clique_subsumed(set.get(name).unwrap()), "{name}");
+        }
+        assert!(!clique_subsumed(set.get("fig3.3-capture").unwrap()));
+    }
+
+    #[test]
+    fn wrong_or_wider_dead_patterns_are_kept() {
+        // Only two White neighbours and two Black ones with a gap: not a clique.
+        assert!(!one("pattern a\nkind dead\n  b b\n w *\n  w\nend\n"));
+        assert!(!one("pattern a\nkind dead\n *\nend\n"));
+        assert!(!one("pattern a\nkind dead\n  b b\n w * *\n  w w\nend\n"));
+        assert!(one("pattern a\nkind dead\n  b b\n b * b\n  b b\nend\n"));
     }
 }
