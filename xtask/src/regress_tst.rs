@@ -5,7 +5,9 @@
 //! command's answer is checked as `? message`), and a `*` after the closing bracket marks a
 //! test that is expected to fail. Other command lines are sent and their answers not checked;
 //! comment and blank lines are skipped. Each suite runs in a fresh engine whose working
-//! directory is the suite's own, so `loadsgf` paths are relative to it.
+//! directory is the suite's own, so `loadsgf` paths are relative to it. A command that gets no
+//! answer within `--timeout` (or kills the engine) fails, and a new engine replays the suite's
+//! setup lines so far (the lines that are not tests) before the suite goes on.
 
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
@@ -25,7 +27,8 @@ pub struct Args {
     /// The `nash` binary to test; by default `cargo build --release -p nash-cli` builds it.
     #[arg(long)]
     pub nash: Option<PathBuf>,
-    /// Give up on a command after this many seconds (the rest of its suite then fails).
+    /// Give up on a command after this many seconds: it fails, and the suite goes on in a
+    /// fresh engine brought to the same position.
     #[arg(long)]
     pub timeout: Option<f64>,
     /// Print every test with its answer and time, not only the failures.
@@ -288,20 +291,24 @@ fn run_suite(
         let answer = match engine.ask(&entry.command, timeout) {
             Ok(a) => a,
             Err(e) => {
-                // The engine is gone or stuck: every test left in the suite fails.
-                let left = entries[k..].iter().filter(|e| e.expect.is_some()).count();
+                // The engine is stuck or gone: this command fails, and a fresh engine is
+                // brought to the same position by replaying the setup lines (those that are
+                // not tests) sent so far, so that the rest of the suite still runs.
                 println!("FAIL {name}:{} `{}`: {e:#}", entry.line, entry.command);
-                for rest in entries[k..].iter().filter(|e| e.expect.is_some()) {
-                    if rest.expect.as_ref().is_some_and(|x| x.expected_failure) {
-                        tally.expected_failures += 1;
-                    } else {
-                        tally.failed += 1;
-                    }
+                match &entry.expect {
+                    Some(x) if x.expected_failure => tally.expected_failures += 1,
+                    Some(_) => tally.failed += 1,
+                    None => {}
                 }
-                if left > 0 {
-                    println!("  {left} tests of this suite counted as failed without an answer");
+                drop(engine);
+                engine = Engine::start(nash, dir)?;
+                for setup in entries[..k].iter().filter(|e| e.expect.is_none()) {
+                    // Setup answers are not checked, here as in the first run.
+                    let _answer = engine
+                        .ask(&setup.command, timeout)
+                        .with_context(|| format!("replaying line {}", setup.line))?;
                 }
-                return Ok(());
+                continue;
             }
         };
         let secs = t0.elapsed().as_secs_f64();
