@@ -177,3 +177,34 @@ fn nineteen_by_nineteen() {
     }
     assert_eq!(p.num_steps(), 4);
 }
+
+/// On random positions every dominated cell's chain of dominators ends at a candidate, so two
+/// cells that dominate each other are never both pruned.
+#[test]
+fn dominator_chains_end_at_candidates() {
+    use rand::seq::SliceRandom;
+    use rand::SeedableRng;
+    let mut rng = rand::rngs::SmallRng::seed_from_u64(7);
+    for n in [5, 6, 8] {
+        let e = Ice::<Bitboard>::for_size(n, n).unwrap();
+        for _ in 0..300 {
+            let mut p = Position::<Bitboard>::square(n).unwrap();
+            let mut cells: Vec<_> = p.empty_cells().iter().collect();
+            cells.shuffle(&mut rng);
+            for &c in &cells[..n * n / 3] {
+                p.play_unchecked(c);
+            }
+            let a = e.analyse(&p);
+            for c in a.dominated {
+                let mut d = c;
+                let mut steps = 0;
+                while a.dominated.contains(d) {
+                    d = a.dominator(d).unwrap();
+                    steps += 1;
+                    assert!(steps <= n * n, "dominator cycle from {c}\n{p}");
+                }
+                assert!(a.candidates.contains(d), "chain from {c} ends at pruned {d}\n{p}");
+            }
+        }
+    }
+}
