@@ -127,3 +127,26 @@ fn dfpn_winning_sets_on_6x6_openings() {
     assert_eq!(positions.len(), 37);
     check(&config(SolverKind::Dfpn, Knowledge::default()), &positions, true);
 }
+
+#[test]
+fn rectangular_boards_go_to_the_closer_edges() {
+    // Chen 2025 s.3.1: on m×n with m ≠ n the player whose edges are closer together wins,
+    // whoever moves first. Black joins the rows, so Black wins when there are fewer rows.
+    for (cols, rows) in [(4, 3), (3, 4), (5, 4), (4, 5), (6, 5), (3, 6)] {
+        for to_move in [nash_board::Color::Black, nash_board::Color::White] {
+            let mut p: nash_board::Position<Bitboard> =
+                nash_board::Position::new(cols, rows).expect("size");
+            p.set_to_move(to_move);
+            let expected =
+                if rows < cols { nash_board::Color::Black } else { nash_board::Color::White };
+            for kind in [SolverKind::Dfpn, SolverKind::Pns, SolverKind::Pattern] {
+                let r = solve(&p, &config(kind, Knowledge::default()));
+                assert_eq!(
+                    r.outcome.winner(to_move),
+                    Some(expected),
+                    "{kind:?} on {cols}x{rows}, {to_move} to move"
+                );
+            }
+        }
+    }
+}
