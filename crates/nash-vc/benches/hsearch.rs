@@ -40,7 +40,7 @@ fn random_position(rng: &mut SmallRng, n: usize, stones: usize) -> SmallPosition
     }
 }
 
-const VARIANTS: [(&str, &str); 9] = [
+const VARIANTS: [(&str, &str); 10] = [
     ("base", "base"),
     ("or2", "base,or2"),
     ("border", "base,border"),
@@ -50,6 +50,7 @@ const VARIANTS: [(&str, &str); 9] = [
     ("or-unlimited", "base,or=unlimited,or-budget=4096"),
     ("semi-and", "base,semi-and"),
     ("default", "default"),
+    ("fast", "fast"),
 ];
 
 fn bench_table(c: &mut Criterion) {
@@ -131,7 +132,13 @@ fn bench_random(c: &mut Criterion) {
     for (n, stones) in [(8usize, 20usize), (11, 40)] {
         let positions: Vec<SmallPosition> =
             (0..10).map(|_| random_position(&mut rng, n, stones)).collect();
-        for (name, words) in [("base", "base"), ("default", "default")] {
+        // The base case has no caps: on 11x11 it runs for seconds per position, so the random
+        // boards are measured with the caps of the default.
+        for (name, words) in [
+            ("base-capped", "base,max-fulls=32,max-semis=64"),
+            ("default", "default"),
+            ("fast", "fast"),
+        ] {
             let config: HSearchConfig = words.parse().unwrap();
             let mut vc = VcBuilder::<Bitboard>::new(config);
             let mut total = 0;

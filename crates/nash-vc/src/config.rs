@@ -93,6 +93,13 @@ impl HSearchConfig {
         }
     }
 
+    /// The default with the 3-OR rule: about 2.5 times faster on the 6×6 positions of Chen 2025
+    /// Table 5.1 (which it finds 99 % of the default's connections on), and far faster on big
+    /// boards, where the unlimited OR rule dominates the cost.
+    pub fn fast() -> HSearchConfig {
+        HSearchConfig { or_limit: OrLimit::AtMost(3), ..HSearchConfig::default() }
+    }
+
     /// A configuration whose result is a canonical closure: no caps, no early stop, no
     /// optimization, no area limit and no OR budget. Under it an incremental update gives exactly
     /// the connection set of a full rebuild.
@@ -125,6 +132,7 @@ impl HSearchConfig {
         match (name, value) {
             ("default", None) => *self = HSearchConfig::default(),
             ("base", None) => *self = HSearchConfig::thesis_base(),
+            ("fast", None) => *self = HSearchConfig::fast(),
             ("exact", None) => *self = self.exact(),
             ("or", Some("unlimited")) => self.or_limit = OrLimit::Unlimited,
             ("or", Some(k)) => match k.parse::<u8>() {
@@ -155,7 +163,7 @@ impl HSearchConfig {
 /// A variant word that [`HSearchConfig::apply`] does not know.
 #[derive(Clone, PartialEq, Eq, Debug, thiserror::Error)]
 #[error(
-    "unknown H-search variant {0:?}: expected default, base, exact, or=K, or=unlimited, or2, or3, \
+    "unknown H-search variant {0:?}: expected default, base, fast, exact, or=K, or=unlimited, or2, or3, \
      [no-]border, [no-]early-stop, [no-]optimization, [no-]area, [no-]semi-and, max-fulls=N, \
      max-semis=N, or-budget=N"
 )]

@@ -16,7 +16,7 @@ fn variant_words_apply_in_order() {
 
 #[test]
 fn display_round_trips() {
-    for text in ["default", "base", "base,or2,area,optimization", "exact"] {
+    for text in ["default", "base", "fast", "base,or2,area,optimization", "exact"] {
         let c: HSearchConfig = text.parse().unwrap();
         let again: HSearchConfig = c.to_string().parse().unwrap();
         assert_eq!(c, again, "{text} -> {c}");
