@@ -88,9 +88,10 @@ fn solve_within<B: BitSet>(pos: &Position<B>, cfg: &SolverConfig) -> Option<Outc
     answer
 }
 
-/// `genmove`: on boards up to 11×11, a winning move if the solver finds one within the budget, else the best move by
-/// H-score (Chen 2025 s.5.7) inside the mustplay, ties broken by the shortest-path margin;
-/// `resign` when the game is already over.
+/// `genmove`: on boards up to 11×11, a winning move if the solver finds one within the
+/// budget, else the best move by H-score (Chen 2025 s.5.7) inside the mustplay, ties broken by
+/// the shortest-path margin; on larger boards the shortest-path heuristic alone. `resign` when
+/// the game is already over.
 pub(crate) fn choose_move<B: BitSet>(pos: &Position<B>, color: Color, cfg: &SolverConfig) -> Move {
     let p = with_to_move(pos, color);
     if p.winner().is_some() {

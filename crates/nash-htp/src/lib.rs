@@ -10,7 +10,8 @@
 //! let mut engine = nash_htp::Engine::new();
 //! let mut out = Vec::new();
 //! engine.run("boardsize 3\nplay b b2\n1 final_score\n".as_bytes(), &mut out).unwrap();
-//! assert_eq!(String::from_utf8(out).unwrap(), "= \n\n= \n\n?1 cannot score: the game is not over\n\n");
+//! let text = String::from_utf8(out).unwrap();
+//! assert_eq!(text, "= \n\n= \n\n?1 cannot score: the game is not over\n\n");
 //! ```
 //!
 //! The command reference is docs/htp.md.
