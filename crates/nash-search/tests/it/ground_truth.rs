@@ -150,3 +150,16 @@ fn rectangular_boards_go_to_the_closer_edges() {
         }
     }
 }
+
+#[test]
+fn parallel_dfpn_agrees_up_to_5x5() {
+    let mut cfg = config(SolverKind::Dfpn, Knowledge::default());
+    cfg.threads = 2;
+    check(&cfg, &solved_up_to(4), true);
+    let openings: Vec<Solved> =
+        solved_up_to(5).into_iter().filter(|s| s.size == 5 && !s.moves.contains(' ')).collect();
+    check(&cfg, &openings, false);
+    // The shared-root workers, used when a node limit is set.
+    cfg.budget.nodes = Some(10_000_000);
+    check(&cfg, &openings, false);
+}
