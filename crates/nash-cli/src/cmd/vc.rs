@@ -1,5 +1,7 @@
 //! `nash vc`: virtual connections by H-search, and the mustplay of the player to move.
 
+use std::fmt::Write as _;
+use std::io::Write as _;
 use std::time::Instant;
 
 use anyhow::{bail, Context};
@@ -82,6 +84,7 @@ fn report<B: BitSet>(p: &Position<B>, args: &Args, config: HSearchConfig) -> any
     if ends[0] == ends[1] {
         bail!("the two ends are the same: {}", ends[0]);
     }
+    let mut text = String::new();
     let mut vc = VcBuilder::new(config);
     let start = Instant::now();
     vc.build(p);
@@ -116,42 +119,60 @@ fn report<B: BitSet>(p: &Position<B>, args: &Args, config: HSearchConfig) -> any
             "ends": if args.all { Value::Null } else { json!([ends[0].to_string(), ends[1].to_string()]) },
             "connections": conns.iter().map(connection_json).collect::<Vec<_>>(),
         });
-        println!("{}", serde_json::to_string_pretty(&out)?);
-        return Ok(());
+        writeln!(text, "{}", serde_json::to_string_pretty(&out)?)?;
+        return emit(&text);
     }
-    println!("{p}");
-    println!("H-search: {config}");
+    writeln!(text, "{p}")?;
+    writeln!(text, "H-search: {config}")?;
     for c in Color::ALL {
         let (f, s) = vc.counts(c);
-        println!("{c}: {f} full, {s} semi connections");
+        writeln!(text, "{c}: {f} full, {s} semi connections")?;
     }
-    println!("built in {micros:.0} µs; {to_move} to move");
+    writeln!(text, "built in {micros:.0} µs; {to_move} to move")?;
     match (win, lost) {
         (Some(w), _) => match w.key {
-            Some(k) => println!(
-                "{to_move} wins by playing {k} (semi connection over {} cells)",
-                w.carrier.len()
-            ),
-            None => println!(
-                "{to_move} has already won virtually (full connection over {} cells)",
-                w.carrier.len()
-            ),
+            Some(k) => {
+                let n = w.carrier.len();
+                writeln!(text, "{to_move} wins by playing {k} (semi connection over {n} cells)")?
+            }
+            None => {
+                let n = w.carrier.len();
+                writeln!(
+                    text,
+                    "{to_move} has already won virtually (full connection over {n} cells)"
+                )?
+            }
         },
-        (None, Some(c)) => println!(
-            "{to_move} has lost: {} has a full connection over {} cells",
-            !to_move,
-            c.len()
-        ),
+        (None, Some(c)) => {
+            let n = c.len();
+            writeln!(text, "{to_move} has lost: {} has a full connection over {n} cells", !to_move)?
+        }
         (None, None) => {}
     }
-    println!("mustplay for {to_move} ({} cells): {}", must.len(), cell_names(must).join(" "));
+    let names = cell_names(must).join(" ");
+    writeln!(text, "mustplay for {to_move} ({} cells): {names}", must.len())?;
     if args.all {
-        println!("all {} connections of {color}:", conns.len());
+        writeln!(text, "all {} connections of {color}:", conns.len())?;
     } else {
-        println!("{} connections of {color} between {} and {}:", conns.len(), ends[0], ends[1]);
+        writeln!(
+            text,
+            "{} connections of {color} between {} and {}:",
+            conns.len(),
+            ends[0],
+            ends[1]
+        )?;
     }
     for c in &conns {
-        println!("  {c}");
+        writeln!(text, "  {c}")?;
     }
-    Ok(())
+    emit(&text)
+}
+
+/// Writes the report to standard output; a closed pipe (as with `| head`) is not an error.
+fn emit(text: &str) -> anyhow::Result<()> {
+    let mut stdout = std::io::stdout().lock();
+    match stdout.write_all(text.as_bytes()).and_then(|()| stdout.flush()) {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(e.into()),
+        _ => Ok(()),
+    }
 }
