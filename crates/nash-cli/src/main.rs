@@ -31,7 +31,7 @@ enum Command {
     Ica(cmd::ica::Args),
     /// Virtual connections by H-search, and the mustplay.
     Vc(cmd::vc::Args),
-    /// Solve a position: its value, a winning move and statistics.
+    /// Solve a position: its value, a winning move and statistics (default: the empty 7x7 board).
     Solve(cmd::solve::Args),
     /// The exact set of winning moves of a position (every legal move decided).
     Winning(cmd::winning::Args),

@@ -136,7 +136,14 @@ struct Report {
     stats: Stats,
 }
 
-pub fn run(args: Args) -> anyhow::Result<()> {
+/// What `nash solve` solves when no position is given: the empty 7x7 board.
+const DEFAULT_SOLVE: (&str, &str) = ("-", "7");
+
+pub fn run(mut args: Args) -> anyhow::Result<()> {
+    if args.position.position.is_none() {
+        args.position.position = Some(DEFAULT_SOLVE.0.to_owned());
+        args.position.size = DEFAULT_SOLVE.1.to_owned();
+    }
     let pos = crate::input::load(&args.position)?;
     let cfg = args.solver.config()?;
     nash_board::with_position!(&pos, p => report(p, &cfg, &args))
