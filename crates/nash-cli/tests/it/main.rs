@@ -1,3 +1,4 @@
 //! Integration tests for the nash command: they run the built binary.
 
+mod commands;
 mod show;
