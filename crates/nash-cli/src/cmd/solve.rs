@@ -89,10 +89,13 @@ pub struct Ticker {
 }
 
 impl Ticker {
-    /// Starts the ticker (silent when `quiet`).
+    /// Starts the ticker (silent when `quiet`, or when stderr is not a terminal, so that logs
+    /// stay clean).
     pub fn start(what: &'static str, quiet: bool) -> Ticker {
+        use std::io::IsTerminal;
         let stop = Arc::new(AtomicBool::new(false));
         let flag = stop.clone();
+        let quiet = quiet || !std::io::stderr().is_terminal();
         let handle = (!quiet).then(|| {
             std::thread::spawn(move || {
                 let start = Instant::now();
