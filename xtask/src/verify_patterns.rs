@@ -21,9 +21,7 @@ use nash_patterns::{Kind, Pattern, PatternSet, Placement};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
-mod oracle;
-
-use oracle::{Oracle, State};
+use nash_patterns::oracle::{Oracle, State};
 
 /// Arguments of `cargo xtask verify-patterns`.
 #[derive(Debug, clap::Args)]

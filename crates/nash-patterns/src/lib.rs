@@ -12,6 +12,7 @@
 mod compile;
 mod graph;
 pub mod ice;
+pub mod oracle;
 pub mod pattern;
 mod report;
 

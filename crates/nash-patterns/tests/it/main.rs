@@ -2,5 +2,4 @@
 
 mod examples;
 mod format;
-mod oracle;
 mod soundness;

@@ -7,7 +7,7 @@ use rand::rngs::SmallRng;
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 
-use crate::oracle::{Oracle, State};
+use nash_patterns::oracle::{Oracle, State};
 
 /// Checks one position: (a) the value after fill-in equals the value before; (b) when the
 /// player to move wins, a candidate (non-pruned) move wins, both in the filled position and in

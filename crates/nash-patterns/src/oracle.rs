@@ -1,6 +1,7 @@
-//! A plain minimax oracle for small boards: negamax over the empty cells with winner detection
-//! by flood fill, memoised. Independent of the code under test (it does not use nash-board's
-//! union-find or the analysis).
+//! An exact minimax oracle for small boards (up to 32 cells): negamax over the empty cells
+//! with winner detection by flood fill, memoised. It shares nothing with the analysis it
+//! checks (not even nash-board's union-find), so the soundness tests and
+//! `cargo xtask verify-patterns` use it as an independent judge.
 
 use std::collections::HashMap;
 
@@ -31,6 +32,12 @@ pub struct Oracle {
     east: u32,
     pow3: [u32; 256],
     memo: Memo,
+}
+
+impl std::fmt::Debug for Oracle {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Oracle({}x{})", self.cols, self.rows)
+    }
 }
 
 impl Oracle {
