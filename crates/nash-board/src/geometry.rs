@@ -324,6 +324,16 @@ impl<B: BitSet> Geometry<B> {
         out
     }
 
+    /// The Zobrist key of a stone of `color` on bit `bit`, as [`Position::hash`] uses it: a
+    /// searcher can derive a child's hash as `hash ^ stone_key(..) ^ WHITE_TO_MOVE_KEY` without
+    /// playing the move.
+    ///
+    /// [`Position::hash`]: crate::Position::hash
+    #[inline]
+    pub fn stone_key(&self, color: Color, bit: usize) -> u64 {
+        self.stone_keys(bit, color)[0]
+    }
+
     /// The keys of a stone of `color` on `bit` under each symmetry.
     #[inline]
     pub(crate) fn stone_keys(&self, bit: usize, color: Color) -> &[u64; 4] {

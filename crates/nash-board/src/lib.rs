@@ -39,3 +39,6 @@ pub const MAX_SIDE: usize = <WideBitboard as BitSet>::STRIDE;
 pub fn fits_small(cols: usize, rows: usize) -> bool {
     cols <= <Bitboard as BitSet>::STRIDE && rows <= <Bitboard as BitSet>::STRIDE
 }
+
+/// The Zobrist key xored into [`Position::hash`] when White is to move.
+pub const WHITE_TO_MOVE_KEY: u64 = zobrist::WHITE_TO_MOVE;

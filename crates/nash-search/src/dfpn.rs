@@ -297,11 +297,11 @@ impl<'t, B: BitSet> Dfpn<'t, B> {
             }
             Verdict::Open => {
                 for c in Color::ALL {
-                    self.key ^= keys::stones(c, node.filled[c.index()]);
+                    self.key ^= keys::stones(self.pos.geometry(), c, node.filled[c.index()]);
                 }
                 let mut r = self.expand(depth, me, node.moves, node.support, thpn, thdn);
                 for c in Color::ALL {
-                    self.key ^= keys::stones(c, node.filled[c.index()]);
+                    self.key ^= keys::stones(self.pos.geometry(), c, node.filled[c.index()]);
                 }
                 if r.pn == 0 || r.dn == 0 {
                     r.carrier |= fill;
@@ -345,7 +345,7 @@ impl<'t, B: BitSet> Dfpn<'t, B> {
         if result.is_none() {
             for &m in order.iter() {
                 let bit = B::bit_of(m);
-                let ck = keys::child(self.key, me, bit);
+                let ck = keys::child(self.pos.geometry(), self.key, me, bit);
                 let (pn, dn) = match self.table.get(ck) {
                     Some(e) => {
                         self.stats.tt_hits += 1;
@@ -394,7 +394,7 @@ impl<'t, B: BitSet> Dfpn<'t, B> {
                 let eff = match self.busy {
                     None => c.dn,
                     Some(b) => {
-                        let ck = keys::child(self.key, me, c.bit as usize);
+                        let ck = keys::child(self.pos.geometry(), self.key, me, c.bit as usize);
                         let n = b[ck as usize & (BUSY - 1)].load(Ordering::Relaxed);
                         // Capped below the threshold, so the chosen child can always progress.
                         c.dn.saturating_mul(1 + n).min(thpn.saturating_sub(1)).max(c.dn)
@@ -422,7 +422,7 @@ impl<'t, B: BitSet> Dfpn<'t, B> {
             };
             let m = B::cell_of(c.bit as usize);
             let parent = self.key;
-            self.key = keys::child(parent, me, c.bit as usize);
+            self.key = keys::child(self.pos.geometry(), parent, me, c.bit as usize);
             self.pos.play_unchecked(m);
             let slot = self.busy.map(|b| &b[self.key as usize & (BUSY - 1)]);
             if let Some(x) = slot {

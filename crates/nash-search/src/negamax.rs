@@ -76,11 +76,11 @@ impl<B: BitSet> Negamax<'_, B> {
             Verdict::Loss { .. } => Some((false, None)),
             Verdict::Open => {
                 for c in nash_board::Color::ALL {
-                    self.key ^= keys::stones(c, node.filled[c.index()]);
+                    self.key ^= keys::stones(self.pos.geometry(), c, node.filled[c.index()]);
                 }
                 let r = self.children(depth, node.moves);
                 for c in nash_board::Color::ALL {
-                    self.key ^= keys::stones(c, node.filled[c.index()]);
+                    self.key ^= keys::stones(self.pos.geometry(), c, node.filled[c.index()]);
                 }
                 r
             }
@@ -102,7 +102,7 @@ impl<B: BitSet> Negamax<'_, B> {
         let mut result = Some((false, None));
         for &m in &buf {
             let parent = self.key;
-            self.key = keys::child(parent, me, B::bit_of(m));
+            self.key = keys::child(self.pos.geometry(), parent, me, B::bit_of(m));
             self.pos.play_unchecked(m);
             let r = if self.pos.winner() == Some(me) {
                 Some((false, None))

@@ -125,11 +125,11 @@ impl<B: BitSet> Search<'_, B> {
             }
             Verdict::Open => {
                 for c in Color::ALL {
-                    self.key ^= keys::stones(c, node.filled[c.index()]);
+                    self.key ^= keys::stones(self.pos.geometry(), c, node.filled[c.index()]);
                 }
                 let r = self.children(depth, me, node.moves, node.support);
                 for c in Color::ALL {
-                    self.key ^= keys::stones(c, node.filled[c.index()]);
+                    self.key ^= keys::stones(self.pos.geometry(), c, node.filled[c.index()]);
                 }
                 r.map(|mut r| {
                     r.carrier |= fill;
@@ -175,7 +175,7 @@ impl<B: BitSet> Search<'_, B> {
                 continue;
             }
             let parent = self.key;
-            self.key = keys::child(parent, me, B::bit_of(m));
+            self.key = keys::child(self.pos.geometry(), parent, me, B::bit_of(m));
             self.pos.play_unchecked(m);
             let r = if self.pos.winner() == Some(me) {
                 self.stats.nodes += 1;
