@@ -9,7 +9,7 @@
 
 use nash_board::{BitSet, Cell, Color, Geometry, Position};
 use nash_patterns::{Ice, PatternSet};
-use nash_vc::{HSearchConfig, OrLimit, VcBuilder};
+use nash_vc::VcBuilder;
 
 use crate::config::{Knowledge, MoveOrdering};
 use crate::connect;
@@ -82,7 +82,7 @@ impl<B: BitSet> Pipeline<B> {
         let want_vc = cfg.vc || cfg.mustplay || cfg.ordering == MoveOrdering::HScore;
         let n = geom.cells().len() + 2;
         let vc = if want_vc {
-            (0..n).map(|_| VcBuilder::new(solver_hsearch())).collect()
+            (0..n).map(|_| VcBuilder::new(cfg.hsearch)).collect()
         } else {
             Vec::new()
         };
@@ -373,21 +373,6 @@ impl<B: BitSet> Default for Cached<B> {
             len: 0,
             order: [0; ORDER_MAX],
         }
-    }
-}
-
-/// The H-search the solvers use: 3-OR, no border midpoints, a few connections per pair of ends.
-/// Measured on 6x6 openings, this costs a tenth of the strongest setting per node and finds the
-/// mustplays that matter (Chen 2025 s.5.5 reaches the same conclusion for 3-OR).
-fn solver_hsearch() -> HSearchConfig {
-    HSearchConfig {
-        or_limit: OrLimit::AtMost(3),
-        border_midpoint: false,
-        semi_and: false,
-        max_fulls: Some(8),
-        max_semis: Some(16),
-        or_budget: Some(256),
-        ..HSearchConfig::default()
     }
 }
 

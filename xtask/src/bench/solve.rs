@@ -22,6 +22,7 @@ struct Options {
     tt_mib: usize,
     time_limit: f64,
     knowledge: String,
+    hsearch: Vec<String>,
 }
 
 fn parse(rest: &[String]) -> anyhow::Result<Options> {
@@ -31,6 +32,7 @@ fn parse(rest: &[String]) -> anyhow::Result<Options> {
         tt_mib: 512,
         time_limit: 120.0,
         knowledge: "all".into(),
+        hsearch: Vec::new(),
     };
     let mut it = rest.iter();
     while let Some(a) = it.next() {
@@ -48,9 +50,10 @@ fn parse(rest: &[String]) -> anyhow::Result<Options> {
                 o.time_limit = val()?.parse().context("--time-limit takes seconds")?
             }
             "--knowledge" => o.knowledge = val()?.clone(),
+            "--hsearch" => o.hsearch.extend(val()?.split(',').map(str::to_string)),
             other => bail!(
                 "unknown option {other:?}: expected --only 6x6|7x7|8x8, --threads 1,2, \
-                 --tt-mib M, --time-limit S, --knowledge all|fill|none"
+                 --tt-mib M, --time-limit S, --knowledge all|fill|none, --hsearch WORDS"
             ),
         }
     }
@@ -70,9 +73,11 @@ fn table(name: &str, cases: &[Case], cfg: &SolverConfig) -> (usize, usize) {
     let mut wrong = 0;
     let mut undecided = 0;
     let mut worst = (0.0, String::new());
+    let mut nodes = 0;
     for c in cases {
         let r = solve(&c.pos, cfg);
         let t = r.stats.time.as_secs_f64();
+        nodes += r.stats.nodes;
         match r.outcome.winner(c.pos.to_move()) {
             Some(w) if w == c.winner => {}
             Some(_) => wrong += 1,
@@ -85,7 +90,7 @@ fn table(name: &str, cases: &[Case], cfg: &SolverConfig) -> (usize, usize) {
     }
     let total: f64 = times.iter().sum();
     println!(
-        "{name:<14} {:>2} thr  {:>3} pos  total {:>9.2}s  median {:>8.3}s  max {:>8.2}s ({})  wrong {wrong}  undecided {undecided}  peak RSS {:.0} MiB (table limit {} MiB)",
+        "{name:<14} {:>2} thr  {:>3} pos  total {:>9.2}s  median {:>8.3}s  max {:>8.2}s ({})  nodes {nodes}  wrong {wrong}  undecided {undecided}  peak RSS {:.0} MiB (table limit {} MiB)",
         cfg.threads,
         cases.len(),
         total,
@@ -110,6 +115,9 @@ pub fn run(rest: &[String]) -> anyhow::Result<()> {
             knowledge: knowledge(&o.knowledge)?,
             ..SolverConfig::default()
         };
+        for w in &o.hsearch {
+            cfg.knowledge.hsearch.apply(w).with_context(|| format!("--hsearch {w}"))?;
+        }
         cfg.budget.time = Some(Duration::from_secs_f64(o.time_limit));
         if want("6x6") {
             wrong += table("6x6 openings", &openings(6)?, &cfg).0;
