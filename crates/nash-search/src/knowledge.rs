@@ -50,9 +50,17 @@ pub(crate) struct Pipeline<B: BitSet> {
     /// Static move score by bit index (higher first).
     centre: Vec<i32>,
     ice: Option<Ice<B>>,
-    /// One H-search builder per search depth: a child's connections are updated from its
-    /// parent's (Chen 2025 s.5.4.2) instead of being built from scratch.
+    /// A pool of H-search builders, each describing a recently analysed position: a child's
+    /// connections for the player who did not move are taken from its parent's (Chen 2025
+    /// s.5.4.2) when the parent's builder is still in the pool.
     vc: Vec<VcBuilder<B>>,
+    /// Per pool slot: the key of the position it describes (0: none) and when it was last used.
+    vc_key: Vec<u64>,
+    vc_used: Vec<u64>,
+    clock: u64,
+    /// The key of the position analysed last at each depth: the parent of the next analysis
+    /// one level deeper.
+    path: Vec<u64>,
     /// The builder describing the position last analysed, if any (for H-score ordering).
     vc_fresh: Option<usize>,
     /// Recent analyses of this worker (empty when there is no H-search to save).
@@ -81,8 +89,14 @@ impl<B: BitSet> Pipeline<B> {
             .then(|| Ice::new(geom, &PatternSet::builtin(), nash_patterns::Config::default()));
         let want_vc = cfg.vc || cfg.mustplay || cfg.ordering == MoveOrdering::HScore;
         let n = geom.cells().len() + 2;
-        let vc = if want_vc {
-            (0..n).map(|_| VcBuilder::new(cfg.hsearch)).collect()
+        let vc: Vec<_> = if want_vc {
+            // A builder holds tables quadratic in the number of cells: fewer on big boards.
+            let pool = match n {
+                0..=66 => 32,
+                67..=123 => 16,
+                _ => 4,
+            };
+            (0..pool).map(|_| VcBuilder::new(cfg.hsearch)).collect()
         } else {
             Vec::new()
         };
@@ -91,6 +105,10 @@ impl<B: BitSet> Pipeline<B> {
             cfg: cfg.clone(),
             centre,
             ice,
+            vc_key: vec![0; vc.len()],
+            vc_used: vec![0; vc.len()],
+            clock: 0,
+            path: vec![0; n + 1],
             vc,
             vc_fresh: None,
             cache,
@@ -109,12 +127,15 @@ impl<B: BitSet> Pipeline<B> {
         stats: &mut Stats,
     ) -> Node<B> {
         self.cached = None;
+        let key = keys::position(pos).max(1);
+        if let Some(k) = self.path.get_mut(depth) {
+            *k = key;
+        }
         if depth == 0 || self.cache.is_empty() {
             return self.analyse_uncached(pos, depth, stats);
         }
         // Df-pn visits a node many times; H-search is the expensive part of a visit, so each
         // worker remembers its last analyses (a direct-mapped cache keyed by position).
-        let key = keys::position(pos).max(1);
         let slot = key as usize & (self.cache.len() - 1);
         if self.cache[slot].key == key {
             let node = self.cache[slot].node;
@@ -236,10 +257,10 @@ impl<B: BitSet> Pipeline<B> {
 
         // Virtual connections (Anshelevich 2000; Chen 2025 s.5.5.3): decide the node, or
         // restrict the moves to the mustplay.
-        if depth < self.vc.len() {
-            self.update_vc(pos, depth);
-            self.vc_fresh = Some(depth);
-            let vc = &self.vc[depth];
+        if !self.vc.is_empty() {
+            let slot = self.update_vc(pos, depth);
+            self.vc_fresh = Some(slot);
+            let vc = &self.vc[slot];
             if self.cfg.vc {
                 if let Some(w) = vc.win_now() {
                     stats.knowledge_decided += 1;
@@ -296,12 +317,40 @@ impl<B: BitSet> Pipeline<B> {
         node
     }
 
-    /// Builds the connections of `pos` in the builder of `depth`. (An incremental update from
-    /// the parent's builder, Chen 2025 s.5.4.2, was measured on 6x6 openings: with capped
-    /// connection lists it loses connections a rebuild finds, so the search grows, and it was
-    /// not cheaper per node; every node builds from scratch.)
-    fn update_vc(&mut self, pos: &Position<B>, depth: usize) {
-        self.vc[depth].build(pos);
+    /// Builds the connections of `pos`, `depth` moves below the root, in the least recently
+    /// used pool slot and returns the slot. When the builder of the parent (the position last
+    /// analysed one level up) is still in the pool, the connections of the player who did not
+    /// move are derived from it instead of being built again.
+    fn update_vc(&mut self, pos: &Position<B>, depth: usize) -> usize {
+        self.clock += 1;
+        let key = self.path.get(depth).copied().unwrap_or(0);
+        let parent_key = match depth {
+            0 => 0,
+            d => self.path.get(d - 1).copied().unwrap_or(0),
+        };
+        let parent =
+            (parent_key != 0).then(|| self.vc_key.iter().position(|&k| k == parent_key)).flatten();
+        let slot = (0..self.vc.len())
+            .filter(|&i| Some(i) != parent)
+            .min_by_key(|&i| self.vc_used[i])
+            .unwrap_or(0);
+        match parent {
+            Some(p) => {
+                let (a, b) = if p < slot {
+                    let (x, y) = self.vc.split_at_mut(slot);
+                    (&x[p], &mut y[0])
+                } else {
+                    let (x, y) = self.vc.split_at_mut(p);
+                    (&y[0], &mut x[slot])
+                };
+                b.build_from(a, pos);
+                self.vc_used[p] = self.clock;
+            }
+            None => self.vc[slot].build(pos),
+        }
+        self.vc_key[slot] = key;
+        self.vc_used[slot] = self.clock;
+        slot
     }
 
     /// Writes `moves` into `out` in search order (best first).

@@ -101,6 +101,42 @@ impl<B: BitSet> VcBuilder<B> {
         }
     }
 
+    /// The connections of `pos` computed from those of `parent`, a position with a subset of
+    /// its stones (typically the position one move up the search tree). A player who has no
+    /// new stone keeps the parent's connections that the opponent's new stones leave intact
+    /// (Chen 2025 s.5.4.2); a player with new stones is built from scratch. Every connection is
+    /// valid; with capped lists the kept set can lack some that a rebuild would find, which
+    /// only weakens the knowledge. Falls back to [`VcBuilder::build`] when `parent` is not a
+    /// position of the same board with a subset of the stones, or the area limit is on.
+    pub fn build_from(&mut self, parent: &VcBuilder<B>, pos: &Position<B>) {
+        let geom = pos.geometry();
+        let now = [pos.black(), pos.white()];
+        let old = parent.stones;
+        let usable = parent.geom.is_some_and(|g| std::ptr::eq(g, geom))
+            && parent.config == self.config
+            && !self.config.area_limit
+            && old[0].is_subset(now[0])
+            && old[1].is_subset(now[1]);
+        if !usable {
+            self.build(pos);
+            return;
+        }
+        self.geom = Some(geom);
+        self.stones = now;
+        self.to_move = pos.to_move();
+        for color in Color::ALL {
+            let (i, j) = (color.index(), (!color).index());
+            let src = &parent.stores[i];
+            if now[i] == old[i] && !src.stopped {
+                let store = &mut self.stores[i];
+                store.derive_from(src, now[j] - old[j]);
+                store.to_move = color == self.to_move;
+            } else {
+                self.rebuild(color);
+            }
+        }
+    }
+
     fn rebuild(&mut self, color: Color) {
         let Some(geom) = self.geom else { return };
         let own = self.stones[color.index()];

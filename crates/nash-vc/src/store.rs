@@ -226,11 +226,7 @@ impl<B: BitSet> Store<B> {
     #[inline]
     pub fn pair(&self, a: usize, b: usize) -> usize {
         let (x, y) = (self.id(a), self.id(b));
-        if x < y {
-            x * self.n + y
-        } else {
-            y * self.n + x
-        }
+        x.min(y) * self.n + x.max(y)
     }
 
     /// The two ends (bit indices) of a pair index.
@@ -350,6 +346,74 @@ impl<B: BitSet> Store<B> {
             }
         }
         self.run();
+    }
+
+    /// Becomes `src` without the connections that the opponent's new stones on `removed` (cells
+    /// that are empty in `src`) break: those ending at such a cell or using one in the carrier.
+    /// What remains is valid (a connection depends only on its ends and its carrier), so this
+    /// is the incremental update of Chen 2025 s.5.4.2 for the player who did not move, done in
+    /// one pass while copying. The cost is proportional to the connections of `src`.
+    pub fn derive_from(&mut self, src: &Store<B>, removed: B) {
+        if self.shape != src.shape {
+            self.shape = src.shape;
+            self.n = src.n;
+            self.id_of = src.id_of;
+            self.bit_of = src.bit_of;
+            self.fulls.clear();
+            self.semis.clear();
+            self.fulls.resize_with(src.n * src.n, Vec::new);
+            self.semis.resize_with(src.n * src.n, Vec::new);
+            self.is_touched.clear();
+            self.is_touched.resize(src.n * src.n, false);
+            self.touched.clear();
+        }
+        for &p in &self.touched {
+            let p = p as usize;
+            self.fulls[p].clear();
+            self.semis[p].clear();
+            self.is_touched[p] = false;
+        }
+        self.touched.clear();
+        self.full_nbrs.clear();
+        self.full_nbrs.resize(src.n, B::EMPTY);
+        self.semi_nbrs.clear();
+        self.semi_nbrs.resize(src.n, B::EMPTY);
+        for &p in &src.touched {
+            let p = p as usize;
+            let (a, b) = src.ends_of(p);
+            if removed.has_bit(a) || removed.has_bit(b) {
+                continue;
+            }
+            let fulls = &mut self.fulls[p];
+            fulls.extend(src.fulls[p].iter().filter(|c| !c.intersects(removed)));
+            let semis = &mut self.semis[p];
+            semis.extend(src.semis[p].iter().filter(|c| !c.carrier.intersects(removed)));
+            let (has_full, has_semi) = (!fulls.is_empty(), !semis.is_empty());
+            let (ia, ib) = (self.id(a), self.id(b));
+            if has_full {
+                self.full_nbrs[ia] |= B::from_bit(b);
+                self.full_nbrs[ib] |= B::from_bit(a);
+            }
+            if has_semi {
+                self.semi_nbrs[ia] |= B::from_bit(b);
+                self.semi_nbrs[ib] |= B::from_bit(a);
+            }
+            if has_full || has_semi {
+                self.is_touched[p] = true;
+                self.touched.push(p as u32);
+            }
+        }
+        self.color = src.color;
+        self.queue.clear();
+        self.own = src.own;
+        self.empty = src.empty - removed;
+        self.reps = src.reps;
+        self.rep_of = src.rep_of;
+        self.edge_bits = src.edge_bits;
+        self.to_move = src.to_move;
+        self.stopped = src.stopped;
+        self.stats = HSearchStats::default();
+        self.config = src.config;
     }
 
     /// Incremental update after a stone of the opponent on `s` (Chen 2025 s.5.4.2, step 1a):
@@ -703,12 +767,16 @@ impl<B: BitSet> Store<B> {
     fn or_rule(&mut self, a: usize, b: usize, carrier: B) {
         let p = self.pair(a, b);
         self.or_buf.clear();
+        // Only sets with an empty intersection succeed, so if all the semis together share a
+        // cell there is nothing to search.
+        let mut all = carrier;
         for s in &self.semis[p] {
             if s.carrier != carrier {
                 self.or_buf.push(s.carrier);
+                all &= s.carrier;
             }
         }
-        if self.or_buf.is_empty() {
+        if self.or_buf.is_empty() || !all.is_empty() {
             return;
         }
         self.or_out.clear();

@@ -60,6 +60,36 @@ fn check_game(config: HSearchConfig, n: usize, moves: &[usize], fill: bool) {
     }
 }
 
+/// `build_from` a parent position (the previous move, with fill-in stones of either colour in
+/// between) gives the connection set of a rebuild, and its mustplay.
+fn check_derived(config: HSearchConfig, n: usize, moves: &[usize]) {
+    let mut pos: Position<Bitboard> = Position::square(n).unwrap();
+    let mut parent = VcBuilder::new(config);
+    let mut child = VcBuilder::new(config);
+    let mut full = VcBuilder::new(config);
+    parent.build(&pos);
+    for &m in moves {
+        let empty: Vec<Cell> = pos.empty_cells().iter().collect();
+        if empty.is_empty() || pos.winner().is_some() {
+            break;
+        }
+        let cell = empty[m % empty.len()];
+        if m % 4 == 0 {
+            let color = if m % 8 == 0 { Color::Black } else { Color::White };
+            pos.fill(color, Bitboard::single(cell));
+        } else {
+            pos.play(cell).unwrap();
+        }
+        child.build_from(&parent, &pos);
+        full.build(&pos);
+        let (a, b) = (canon(&child), canon(&full));
+        assert!(a == b, "derived set differs after {cell} in\n{pos}");
+        assert_eq!(child.mustplay(), full.mustplay());
+        assert_eq!(child.win_now(), full.win_now());
+        std::mem::swap(&mut parent, &mut child);
+    }
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 16, ..ProptestConfig::default() })]
 
@@ -78,5 +108,10 @@ proptest! {
             ..HSearchConfig::default().exact()
         };
         check_game(config, n, &moves, true);
+    }
+
+    #[test]
+    fn derived_equals_rebuild(n in 3usize..=6, moves in prop::collection::vec(0usize..1000, 1..20)) {
+        check_derived(HSearchConfig::thesis_base(), n, &moves);
     }
 }
