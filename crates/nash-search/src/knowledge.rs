@@ -395,7 +395,7 @@ impl<B: BitSet> Pipeline<B> {
 }
 
 /// Slots of the per-worker analysis cache.
-const CACHE_SLOTS: usize = 1 << 14;
+const CACHE_SLOTS: usize = 1 << 16;
 /// Moves whose order a cache slot remembers.
 const ORDER_MAX: usize = 48;
 

@@ -44,6 +44,10 @@ struct Search<'t, B: BitSet> {
     moves: Vec<Vec<Cell>>,
     /// Connection utilities per depth, indexed by bit (only in utility mode).
     util: Vec<Vec<u32>>,
+    /// Order moves by a one-move look-ahead of knowledge (pattern mode with virtual
+    /// connections).
+    look_ahead: bool,
+    rank: Vec<(u32, u32, Cell)>,
 }
 
 /// Solves `pos` (nobody has won yet).
@@ -66,6 +70,8 @@ pub(crate) fn solve<B: BitSet>(
         key: keys::position(pos),
         moves: (0..n).map(|_| Vec::with_capacity(n)).collect(),
         util: (0..n + 1).map(|_| vec![0; util_len]).collect(),
+        look_ahead: cfg.knowledge.vc && cfg.knowledge.mustplay,
+        rank: Vec::with_capacity(n),
     };
     let r = s.search(0);
     s.stats.time = s.limits.start.elapsed();
@@ -158,9 +164,47 @@ impl<B: BitSet> Search<'_, B> {
         }
     }
 
+    /// Orders the moves by what knowledge says of the positions they lead to (their analyses
+    /// are cached for the search that follows): moves after which the opponent is lost first,
+    /// then by how few replies the opponent has, moves that lose last; the static order breaks
+    /// ties. A depth-first search lives or dies by trying a winning move first, and a move that
+    /// leaves the opponent a small mustplay is the most forcing.
+    fn order_by_replies(&mut self, depth: usize, me: Color, list: &mut [Cell]) {
+        let mut rank = std::mem::take(&mut self.rank);
+        rank.clear();
+        for (i, &m) in list.iter().enumerate() {
+            self.pos.play_unchecked(m);
+            let r = if self.pos.winner() == Some(me) {
+                0
+            } else {
+                let node = self.pipe.analyse(&mut self.pos, depth + 1, &mut self.stats);
+                knowledge::undo_fills(&mut self.pos, &node);
+                match node.verdict {
+                    Verdict::Loss { .. } => 0,
+                    Verdict::Open => 1 + node.moves.len() as u32,
+                    Verdict::Win { .. } => u32::MAX,
+                }
+            };
+            self.pos.undo();
+            rank.push((r, i as u32, m));
+            if r == 0 {
+                break;
+            }
+        }
+        rank.sort_unstable();
+        let tried = rank.len();
+        for (slot, &(_, _, m)) in list[..tried].iter_mut().zip(rank.iter()) {
+            *slot = m;
+        }
+        self.rank = rank;
+    }
+
     fn children(&mut self, depth: usize, me: Color, moves: B, support: B) -> Option<Res<B>> {
         let mut list = std::mem::take(&mut self.moves[depth]);
         self.pipe.order(&self.pos, moves, &mut list);
+        if self.mode == Mode::Pattern && self.look_ahead {
+            self.order_by_replies(depth, me, &mut list);
+        }
         if self.mode == Mode::Utility {
             self.util[depth].fill(0);
         }
