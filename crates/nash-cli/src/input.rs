@@ -15,11 +15,13 @@ pub const DEFAULT_SIZE: &str = "6";
 #[derive(Debug, Clone, clap::Args)]
 pub struct PositionArgs {
     /// A move list ("a1 b2 swap-pieces c3", "-" for none), an SGF file, a diagram file, or
-    /// diagram or SGF text. Defaults to a sample 6x6 position.
+    /// diagram or SGF text. Defaults to a sample 6x6 position (`solve`: the empty
+    /// board).
     pub position: Option<String>,
-    /// Board size for move lists: N for N×N, or CxR for C columns and R rows.
-    #[arg(long, short, default_value = DEFAULT_SIZE)]
-    pub size: String,
+    /// Board size for move lists: N for N×N, or CxR for C columns and R rows [default: 6;
+    /// `solve` without a position: 7].
+    #[arg(long, short)]
+    pub size: Option<String>,
 }
 
 /// Parses `N` or `CxR` (also `C:R`).
@@ -81,7 +83,7 @@ pub fn load_upto(
         };
         return loaded.with_context(|| path.display().to_string());
     }
-    let (cols, rows) = parse_size(&args.size)?;
+    let (cols, rows) = parse_size(args.size.as_deref().unwrap_or(DEFAULT_SIZE))?;
     let mut pos = AnyPosition::new(cols, rows)?;
     let moves: MoveList = text.parse()?;
     let moves = match upto {

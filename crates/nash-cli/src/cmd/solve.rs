@@ -139,13 +139,14 @@ struct Report {
     stats: Stats,
 }
 
-/// What `nash solve` solves when no position is given: the empty 7x7 board.
+/// What `nash solve` solves when no position is given: the empty board, 7x7 unless `--size`
+/// says otherwise.
 const DEFAULT_SOLVE: (&str, &str) = ("-", "7");
 
 pub fn run(mut args: Args) -> anyhow::Result<()> {
     if args.position.position.is_none() {
         args.position.position = Some(DEFAULT_SOLVE.0.to_owned());
-        args.position.size = DEFAULT_SOLVE.1.to_owned();
+        args.position.size.get_or_insert_with(|| DEFAULT_SOLVE.1.to_owned());
     }
     let pos = crate::input::load(&args.position)?;
     let cfg = args.solver.config()?;

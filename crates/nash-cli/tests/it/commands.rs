@@ -45,6 +45,16 @@ fn solve_names_the_winner() {
 }
 
 #[test]
+fn solve_without_a_position_takes_the_size() {
+    // No position: the empty board of the size given (7x7 without --size).
+    let (code, stdout, stderr) = nash(&["solve", "--size", "4", "--json"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stdout.contains("black"), "{stdout}");
+    let (_, shown, _) = nash(&["solve", "--size", "4"]);
+    assert_eq!(shown.lines().next().map(str::trim), Some("a  b  c  d"), "{shown}");
+}
+
+#[test]
 fn analysis_commands_run() {
     for args in [
         &["ica", "a1 b2 c3", "--size", "5"][..],
