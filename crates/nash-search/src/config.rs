@@ -46,6 +46,10 @@ pub enum MoveOrdering {
     /// By H-search scores (connections a cell takes part in), then centre.
     #[default]
     HScore,
+    /// By the current through each cell in both players' electric circuits, virtual
+    /// connections included (Anshelevich 2000 s.2 and s.6; Benzene's DFPN ordering), then
+    /// centre.
+    Resistance,
 }
 
 /// The knowledge pipeline's switches: each feature can be turned off for an experiment.

@@ -7,9 +7,11 @@
 //! node lost adds the support to the loss carrier, which keeps carriers sound when moves were
 //! pruned by knowledge rather than refuted by search.
 
+use std::cell::RefCell;
+
 use nash_board::{BitSet, Cell, Color, Geometry, Position};
 use nash_patterns::{Ice, PatternSet};
-use nash_vc::VcBuilder;
+use nash_vc::{Resistance, VcBuilder};
 
 use crate::config::{Knowledge, MoveOrdering};
 use crate::connect;
@@ -60,6 +62,9 @@ pub(crate) struct Pipeline<B: BitSet> {
     /// The cache slot of the position last analysed, if it came from or went to the cache.
     cached: Option<usize>,
     scratch: Vec<Cell>,
+    /// The circuit evaluator of resistance ordering; `order` takes `&self`, and a pipeline
+    /// belongs to one worker, so a `RefCell` lends its buffers.
+    resistance: RefCell<Resistance<B>>,
 }
 
 impl<B: BitSet> Pipeline<B> {
@@ -79,7 +84,9 @@ impl<B: BitSet> Pipeline<B> {
         let ice = cfg
             .fill_in
             .then(|| Ice::new(geom, &PatternSet::builtin(), nash_patterns::Config::default()));
-        let want_vc = cfg.vc || cfg.mustplay || cfg.ordering == MoveOrdering::HScore;
+        let want_vc = cfg.vc
+            || cfg.mustplay
+            || matches!(cfg.ordering, MoveOrdering::HScore | MoveOrdering::Resistance);
         let n = geom.cells().len() + 2;
         let vc = if want_vc {
             (0..n).map(|_| VcBuilder::new(cfg.hsearch)).collect()
@@ -96,6 +103,7 @@ impl<B: BitSet> Pipeline<B> {
             cache,
             cached: None,
             scratch: Vec::with_capacity(n),
+            resistance: RefCell::new(Resistance::default()),
         }
     }
 
@@ -337,7 +345,19 @@ impl<B: BitSet> Pipeline<B> {
                     });
                 }
             }
-            MoveOrdering::Centre | MoveOrdering::HScore => {
+            MoveOrdering::Resistance if self.vc_fresh.is_some() => {
+                if let Some(vc) = self.vc_fresh.and_then(|d| self.vc.get(d)) {
+                    let mut r = self.resistance.borrow_mut();
+                    r.evaluate(vc);
+                    // Scores are rounded so that near-equal cells fall back to the centre
+                    // weight and board order: the order is deterministic.
+                    out.sort_unstable_by_key(|c| {
+                        let s = (r.score(*c) * 1e4).round() as i64;
+                        (-s, -score[B::bit_of(*c)], B::bit_of(*c))
+                    });
+                }
+            }
+            MoveOrdering::Centre | MoveOrdering::HScore | MoveOrdering::Resistance => {
                 // Board order breaks ties, so the order is deterministic.
                 out.sort_unstable_by_key(|c| (-score[B::bit_of(*c)], B::bit_of(*c)));
             }
