@@ -15,8 +15,9 @@
 //!   move outside the set (induction on Q stones added: a Q reply on the killer turns a
 //!   vulnerable winning move into a win in a position with one more Q stone, and dead cells stay
 //!   dead as stones are added).
-//! - **Dominated moves.** P's move to `j` is dominated by `k` when P on `k` captures `j`; then
-//!   P on `k` is at least as good as P on `j`. A cell is pruned only in favour of a dominator
+//! - **Dominated moves.** P's move to `j` is dominated by `k` when P on `k` captures `j`, or
+//!   when P on `k` makes `j` dead (then `j` may be filled with P, and P on `{j, k}` is at
+//!   least as good as P on `j`); either way P on `k` is at least as good as P on `j`. A cell is pruned only in favour of a dominator
 //!   that is itself not pruned at that moment, so every pruned cell has a chain of dominators
 //!   ending at a candidate, and of two cells that dominate each other one always stays.
 //! - Therefore: if P wins S, some cell of [`Analysis::candidates`] wins S' **and** wins S (a
@@ -61,6 +62,12 @@ pub struct Config {
     pub dominated: bool,
     /// Prune the player to move's moves that an opponent reply would make dead.
     pub vulnerable: bool,
+    /// Also prune moves dominated by a neighbouring move that would make them dead (needs
+    /// `dominated`).
+    pub kill_dominated: bool,
+    /// Count a cell dead when one player's neighbourhood test passes; otherwise both players'
+    /// tests must pass (the weaker rule of earlier versions, kept for comparison).
+    pub one_sided: bool,
     /// Repeat fill-in until nothing changes; otherwise one pass.
     pub iterate: bool,
     /// The colour dead cells are filled with; `None` means the opponent of the player to move.
@@ -76,6 +83,8 @@ impl Default for Config {
             captured_pairs: true,
             dominated: true,
             vulnerable: true,
+            kill_dominated: true,
+            one_sided: true,
             iterate: true,
             dead_fill: None,
         }
@@ -83,6 +92,16 @@ impl Default for Config {
 }
 
 impl Config {
+    /// Whether a cell is dead given the two players' neighbourhood tests (evaluated lazily).
+    #[inline]
+    fn dead_test(self, a: impl FnOnce() -> bool, b: impl FnOnce() -> bool) -> bool {
+        if self.one_sided {
+            a() || b()
+        } else {
+            a() && b()
+        }
+    }
+
     /// Everything off: the analysis changes nothing.
     pub const NONE: Config = Config {
         dead: false,
@@ -90,6 +109,8 @@ impl Config {
         captured_pairs: false,
         dominated: false,
         vulnerable: false,
+        kill_dominated: false,
+        one_sided: false,
         iterate: false,
         dead_fill: None,
     };
@@ -101,7 +122,9 @@ pub const RULE_CLIQUE: u16 = 1;
 pub const RULE_VULNERABLE: u16 = 2;
 /// Rule number of the two-cell captures found by the neighbourhood test.
 pub const RULE_PAIR: u16 = 3;
-const FIRST_PATTERN_RULE: u16 = 4;
+/// Rule number of moves dominated by a neighbouring move that would make them dead.
+pub const RULE_KILL_DOMINATED: u16 = 4;
+const FIRST_PATTERN_RULE: u16 = 5;
 
 /// The result of inferior cell analysis. It holds no heap memory: returning and copying it
 /// never allocates.
@@ -244,6 +267,7 @@ impl<B: BitSet> Ice<B> {
             RULE_CLIQUE => "neighbourhood-clique",
             RULE_VULNERABLE => "vulnerable-clique",
             RULE_PAIR => "captured-pair-clique",
+            RULE_KILL_DOMINATED => "dominated-kill-clique",
             r => self
                 .compiled
                 .names
@@ -323,9 +347,12 @@ impl<B: BitSet> Ice<B> {
                 let mut m = st.empty;
                 while let Some(j) = m.lowest_bit() {
                     m = m.without_lowest();
-                    if graph::clique(geom, st, &labels[0], Color::Black, j, B::EMPTY, None)
-                        && graph::clique(geom, st, &labels[1], Color::White, j, B::EMPTY, None)
-                    {
+                    // One player's test suffices: a cell in no minimal winset of one player
+                    // is in none of the other's (see `graph`).
+                    if cfg.dead_test(
+                        || graph::clique(geom, st, &labels[0], Color::Black, j, B::EMPTY, None),
+                        || graph::clique(geom, st, &labels[1], Color::White, j, B::EMPTY, None),
+                    ) {
                         dead |= B::from_bit(j);
                     }
                 }
@@ -394,9 +421,10 @@ impl<B: BitSet> Ice<B> {
         }
     }
 
-    /// Two-cell captures found by the neighbourhood test: empty neighbours `x`, `y` whose two
-    /// common neighbours are both the owner's (stones or edge), such that after the opponent
-    /// takes either cell and the owner the other, the opponent's stone is dead. This is the
+    /// Two-cell captures found by the neighbourhood test: empty neighbours `x`, `y` such that
+    /// after the opponent takes either cell and the owner the other, the opponent's stone is
+    /// dead (one player's neighbourhood test passes for it). The owner's reply strategy makes
+    /// every opponent stone in the pair dead, so the pair is captured (002 §3.3). This is the
     /// reasoning of the bridge patterns, applied wherever it holds. Labels are recomputed
     /// after every fill so that each test sees the current groups.
     fn capture_pairs(
@@ -426,19 +454,17 @@ impl<B: BitSet> Ice<B> {
                     if y < x {
                         continue;
                     }
-                    let common = nx & geom.neighbours_of_bit(y);
-                    let own = labels[p.index()].own;
-                    if common.is_empty() || !common.is_subset(own) {
-                        continue;
-                    }
                     let (xb, yb) = (B::from_bit(x), B::from_bit(y));
                     let lp = &labels[p.index()];
                     let lq = &labels[q.index()];
-                    if graph::clique(geom, st, lp, p, x, B::EMPTY, Some(y))
-                        && graph::clique(geom, st, lq, q, x, yb, None)
-                        && graph::clique(geom, st, lp, p, y, B::EMPTY, Some(x))
-                        && graph::clique(geom, st, lq, q, y, xb, None)
-                    {
+                    let cfg = self.config;
+                    if cfg.dead_test(
+                        || graph::clique(geom, st, lp, p, x, B::EMPTY, Some(y)),
+                        || graph::clique(geom, st, lq, q, x, yb, None),
+                    ) && cfg.dead_test(
+                        || graph::clique(geom, st, lp, p, y, B::EMPTY, Some(x)),
+                        || graph::clique(geom, st, lq, q, y, xb, None),
+                    ) {
                         let pair = xb | yb;
                         st.fill(p, pair);
                         a.captured[p.index()] |= pair;
@@ -459,12 +485,12 @@ impl<B: BitSet> Ice<B> {
         let p = a.to_move;
         let q = !p;
         let mut pruned = B::EMPTY;
-        if self.config.vulnerable {
-            if !fresh {
-                for c in Color::ALL {
-                    labels[c.index()].compute(geom, st.of(c), c);
-                }
+        if (self.config.vulnerable || self.config.dominated) && !fresh {
+            for c in Color::ALL {
+                labels[c.index()].compute(geom, st.of(c), c);
             }
+        }
+        if self.config.vulnerable {
             let mut m = st.empty;
             while let Some(j) = m.lowest_bit() {
                 m = m.without_lowest();
@@ -472,9 +498,10 @@ impl<B: BitSet> Ice<B> {
                 while let Some(k) = ks.lowest_bit() {
                     ks = ks.without_lowest();
                     let kb = B::from_bit(k);
-                    if graph::clique(geom, st, &labels[p.index()], p, j, kb, None)
-                        && graph::clique(geom, st, &labels[q.index()], q, j, B::EMPTY, Some(k))
-                    {
+                    if self.config.dead_test(
+                        || graph::clique(geom, st, &labels[p.index()], p, j, kb, None),
+                        || graph::clique(geom, st, &labels[q.index()], q, j, B::EMPTY, Some(k)),
+                    ) {
                         pruned |= B::from_bit(j);
                         a.reason.as_mut()[j] = RULE_VULNERABLE;
                         a.by.as_mut()[j] = k as u16;
@@ -504,6 +531,29 @@ impl<B: BitSet> Ice<B> {
                         a.by.as_mut()[b] = k as u16;
                     }
                 });
+            }
+        }
+        if self.config.dominated && self.config.kill_dominated {
+            // A P stone on a neighbour k that makes j dead dominates j: with P on k, j may be
+            // filled with P, and P on {j, k} is at least as good as P on j alone.
+            let mut m = st.empty - pruned;
+            while let Some(j) = m.lowest_bit() {
+                m = m.without_lowest();
+                let mut ks = geom.neighbours_of_bit(j) & (st.empty - pruned);
+                while let Some(k) = ks.lowest_bit() {
+                    ks = ks.without_lowest();
+                    let kb = B::from_bit(k);
+                    if self.config.dead_test(
+                        || graph::clique(geom, st, &labels[p.index()], p, j, B::EMPTY, Some(k)),
+                        || graph::clique(geom, st, &labels[q.index()], q, j, kb, None),
+                    ) {
+                        pruned |= B::from_bit(j);
+                        a.dominated |= B::from_bit(j);
+                        a.reason.as_mut()[j] = RULE_KILL_DOMINATED;
+                        a.by.as_mut()[j] = k as u16;
+                        break;
+                    }
+                }
             }
         }
         a.candidates = st.empty - pruned;
