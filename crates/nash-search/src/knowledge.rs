@@ -349,11 +349,16 @@ impl<B: BitSet> Pipeline<B> {
                 if let Some(vc) = self.vc_fresh.and_then(|d| self.vc.get(d)) {
                     let mut r = self.resistance.borrow_mut();
                     r.evaluate(vc);
-                    // Scores are rounded so that near-equal cells fall back to the centre
-                    // weight and board order: the order is deterministic.
+                    let me = pos.to_move();
+                    // The circuit score in steps of 1/20 (of a maximum of 2), then the H-score,
+                    // the centre weight and board order: cells whose currents nearly tie are
+                    // told apart by the connections they take part in, and the order is
+                    // deterministic. Measured against finer and coarser steps and against
+                    // the score alone (docs/vc.md).
                     out.sort_unstable_by_key(|c| {
-                        let s = (r.score(*c) * 1e4).round() as i64;
-                        (-s, -score[B::bit_of(*c)], B::bit_of(*c))
+                        let s = (r.score(*c) * 20.0).round() as i32;
+                        let h = (vc.h_score(me, *c) * 100.0) as i32;
+                        (-s, -h, -score[B::bit_of(*c)], B::bit_of(*c))
                     });
                 }
             }
