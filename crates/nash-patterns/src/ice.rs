@@ -5,8 +5,9 @@
 //!
 //! Let S be a position that nobody has won, P the player to move and Q the opponent.
 //!
-//! - **Fill-in.** Dead cells (filled with [`Config::dead_fill`]) and captured sets (filled with
-//!   the capturing colour) are filled one proven step at a time; each step keeps the value of
+//! - **Fill-in.** Dead cells and cells that a stone of either colour on one empty neighbour
+//!   would make dead (filled with [`Config::dead_fill`]), and captured sets (filled with the
+//!   capturing colour) are filled one proven step at a time; each step keeps the value of
 //!   the position for both players to move, so the filled position S' has the value of S. Fill
 //!   never changes the side to move. A captured fill may complete a connection: then
 //!   [`Analysis::winner`] names the winner and there is nothing to search.
@@ -54,6 +55,9 @@ use crate::pattern::PatternSet;
 pub struct Config {
     /// Find dead cells (the neighbourhood test and the dead patterns) and fill them.
     pub dead: bool,
+    /// Also fill cells that a stone of either colour on one empty neighbour would make dead
+    /// (needs `dead`).
+    pub dead_once_filled: bool,
     /// Find captured sets with the capture patterns and fill them.
     pub captured: bool,
     /// Also find two-cell captured sets with the neighbourhood test (needs `captured`).
@@ -79,6 +83,7 @@ impl Default for Config {
     fn default() -> Config {
         Config {
             dead: true,
+            dead_once_filled: true,
             captured: true,
             captured_pairs: true,
             dominated: true,
@@ -105,6 +110,7 @@ impl Config {
     /// Everything off: the analysis changes nothing.
     pub const NONE: Config = Config {
         dead: false,
+        dead_once_filled: false,
         captured: false,
         captured_pairs: false,
         dominated: false,
@@ -124,7 +130,9 @@ pub const RULE_VULNERABLE: u16 = 2;
 pub const RULE_PAIR: u16 = 3;
 /// Rule number of moves dominated by a neighbouring move that would make them dead.
 pub const RULE_KILL_DOMINATED: u16 = 4;
-const FIRST_PATTERN_RULE: u16 = 5;
+/// Rule number of cells that a stone of either colour on one neighbour would make dead.
+pub const RULE_DEAD_ONCE_FILLED: u16 = 5;
+const FIRST_PATTERN_RULE: u16 = 6;
 
 /// The result of inferior cell analysis. It holds no heap memory: returning and copying it
 /// never allocates.
@@ -132,7 +140,8 @@ const FIRST_PATTERN_RULE: u16 = 5;
 pub struct Analysis<B: BitSet> {
     /// The player to move (unchanged by fill-in).
     pub to_move: Color,
-    /// Cells found dead and filled (with [`Config::dead_fill`]).
+    /// Cells found dead, or dead once a neighbour is filled, and filled (with
+    /// [`Config::dead_fill`]).
     pub dead: B,
     /// Cells filled as captured, per capturing colour (`[black, white]`).
     pub captured: [B; 2],
@@ -268,6 +277,7 @@ impl<B: BitSet> Ice<B> {
             RULE_VULNERABLE => "vulnerable-clique",
             RULE_PAIR => "captured-pair-clique",
             RULE_KILL_DOMINATED => "dominated-kill-clique",
+            RULE_DEAD_ONCE_FILLED => "dead-once-neighbour-filled",
             r => self
                 .compiled
                 .names
@@ -357,6 +367,35 @@ impl<B: BitSet> Ice<B> {
                     }
                 }
                 a.set_reason(dead, RULE_CLIQUE);
+                if cfg.dead_once_filled {
+                    // A cell that a stone of either colour on one empty neighbour k would make
+                    // dead may be filled with either colour now (docs/patterns.md): if Q plays
+                    // it, P answers on k; if Q plays k, the cell is dead.
+                    let mut m = st.empty - dead;
+                    let (lb, lw) = (&labels[0], &labels[1]);
+                    let (b, w) = (Color::Black, Color::White);
+                    let mut more = B::EMPTY;
+                    while let Some(j) = m.lowest_bit() {
+                        m = m.without_lowest();
+                        let mut ks = geom.neighbours_of_bit(j) & st.empty;
+                        while let Some(k) = ks.lowest_bit() {
+                            ks = ks.without_lowest();
+                            let kb = B::from_bit(k);
+                            if cfg.dead_test(
+                                || graph::clique(geom, st, lb, b, j, B::EMPTY, Some(k)),
+                                || graph::clique(geom, st, lw, w, j, kb, None),
+                            ) && cfg.dead_test(
+                                || graph::clique(geom, st, lw, w, j, B::EMPTY, Some(k)),
+                                || graph::clique(geom, st, lb, b, j, kb, None),
+                            ) {
+                                more |= B::from_bit(j);
+                                break;
+                            }
+                        }
+                    }
+                    a.set_reason(more, RULE_DEAD_ONCE_FILLED);
+                    dead |= more;
+                }
                 // Dead patterns are matched before the fill: a cell dead now stays dead.
                 let mut m = st.empty & scope;
                 while let Some(j) = m.lowest_bit() {
