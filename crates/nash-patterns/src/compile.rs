@@ -291,7 +291,7 @@ pub(crate) fn clique_subsumed(p: &Pattern) -> bool {
             *s = o[k % 3 % o.len()];
             k /= 3;
         }
-        local_clique(&state, 1) && local_clique(&state, 2)
+        local_clique(&state, 1) || local_clique(&state, 2)
     })
 }
 

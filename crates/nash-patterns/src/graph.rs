@@ -7,6 +7,14 @@
 //! adjacent, so it can be skipped. A cell that passes the test for both players is dead
 //! (002 §3.3, Definition 5; the dead-cell theory of Hayward et al. that 002 cites as [HR06]).
 //! Adding stones only removes minimal winsets, so a dead cell stays dead whatever is played.
+//!
+//! One player's test is enough. In Hex a set T of empty cells wins for Q exactly when it meets
+//! every winset of P (fill T with Q and the rest with P: exactly one player connects), so the
+//! minimal winsets of Q are the minimal transversals (the blocker) of those of P. A clutter and
+//! its blocker cover the same elements: if `e` lies in a minimal P winset A, then the cells
+//! outside A together with `e` meet every P winset, and each minimal transversal inside that
+//! set contains `e`. Hence a cell in no minimal winset of one player is in none of the other's,
+//! and is dead (while nobody has won, both clutters are non-trivial).
 
 use nash_board::{BitSet, Cell, Color, Geometry};
 

@@ -5,8 +5,9 @@
 //!
 //! Let S be a position that nobody has won, P the player to move and Q the opponent.
 //!
-//! - **Fill-in.** Dead cells (filled with [`Config::dead_fill`]) and captured sets (filled with
-//!   the capturing colour) are filled one proven step at a time; each step keeps the value of
+//! - **Fill-in.** Dead cells and cells that a stone of either colour on one empty neighbour
+//!   would make dead (filled with [`Config::dead_fill`]), and captured sets (filled with the
+//!   capturing colour) are filled one proven step at a time; each step keeps the value of
 //!   the position for both players to move, so the filled position S' has the value of S. Fill
 //!   never changes the side to move. A captured fill may complete a connection: then
 //!   [`Analysis::winner`] names the winner and there is nothing to search.
@@ -15,8 +16,9 @@
 //!   move outside the set (induction on Q stones added: a Q reply on the killer turns a
 //!   vulnerable winning move into a win in a position with one more Q stone, and dead cells stay
 //!   dead as stones are added).
-//! - **Dominated moves.** P's move to `j` is dominated by `k` when P on `k` captures `j`; then
-//!   P on `k` is at least as good as P on `j`. A cell is pruned only in favour of a dominator
+//! - **Dominated moves.** P's move to `j` is dominated by `k` when P on `k` captures `j`, or
+//!   when P on `k` makes `j` dead (then `j` may be filled with P, and P on `{j, k}` is at
+//!   least as good as P on `j`); either way P on `k` is at least as good as P on `j`. A cell is pruned only in favour of a dominator
 //!   that is itself not pruned at that moment, so every pruned cell has a chain of dominators
 //!   ending at a candidate, and of two cells that dominate each other one always stays.
 //! - Therefore: if P wins S, some cell of [`Analysis::candidates`] wins S' **and** wins S (a
@@ -53,6 +55,9 @@ use crate::pattern::PatternSet;
 pub struct Config {
     /// Find dead cells (the neighbourhood test and the dead patterns) and fill them.
     pub dead: bool,
+    /// Also fill cells that a stone of either colour on one empty neighbour would make dead
+    /// (needs `dead`).
+    pub dead_once_filled: bool,
     /// Find captured sets with the capture patterns and fill them.
     pub captured: bool,
     /// Also find two-cell captured sets with the neighbourhood test (needs `captured`).
@@ -61,6 +66,12 @@ pub struct Config {
     pub dominated: bool,
     /// Prune the player to move's moves that an opponent reply would make dead.
     pub vulnerable: bool,
+    /// Also prune moves dominated by a neighbouring move that would make them dead (needs
+    /// `dominated`).
+    pub kill_dominated: bool,
+    /// Count a cell dead when one player's neighbourhood test passes; otherwise both players'
+    /// tests must pass (the weaker rule of earlier versions, kept for comparison).
+    pub one_sided: bool,
     /// Repeat fill-in until nothing changes; otherwise one pass.
     pub iterate: bool,
     /// The colour dead cells are filled with; `None` means the opponent of the player to move.
@@ -72,10 +83,13 @@ impl Default for Config {
     fn default() -> Config {
         Config {
             dead: true,
+            dead_once_filled: true,
             captured: true,
             captured_pairs: true,
             dominated: true,
             vulnerable: true,
+            kill_dominated: true,
+            one_sided: true,
             iterate: true,
             dead_fill: None,
         }
@@ -83,13 +97,26 @@ impl Default for Config {
 }
 
 impl Config {
+    /// Whether a cell is dead given the two players' neighbourhood tests (evaluated lazily).
+    #[inline]
+    fn dead_test(self, a: impl FnOnce() -> bool, b: impl FnOnce() -> bool) -> bool {
+        if self.one_sided {
+            a() || b()
+        } else {
+            a() && b()
+        }
+    }
+
     /// Everything off: the analysis changes nothing.
     pub const NONE: Config = Config {
         dead: false,
+        dead_once_filled: false,
         captured: false,
         captured_pairs: false,
         dominated: false,
         vulnerable: false,
+        kill_dominated: false,
+        one_sided: false,
         iterate: false,
         dead_fill: None,
     };
@@ -101,7 +128,11 @@ pub const RULE_CLIQUE: u16 = 1;
 pub const RULE_VULNERABLE: u16 = 2;
 /// Rule number of the two-cell captures found by the neighbourhood test.
 pub const RULE_PAIR: u16 = 3;
-const FIRST_PATTERN_RULE: u16 = 4;
+/// Rule number of moves dominated by a neighbouring move that would make them dead.
+pub const RULE_KILL_DOMINATED: u16 = 4;
+/// Rule number of cells that a stone of either colour on one neighbour would make dead.
+pub const RULE_DEAD_ONCE_FILLED: u16 = 5;
+const FIRST_PATTERN_RULE: u16 = 6;
 
 /// The result of inferior cell analysis. It holds no heap memory: returning and copying it
 /// never allocates.
@@ -109,7 +140,8 @@ const FIRST_PATTERN_RULE: u16 = 4;
 pub struct Analysis<B: BitSet> {
     /// The player to move (unchanged by fill-in).
     pub to_move: Color,
-    /// Cells found dead and filled (with [`Config::dead_fill`]).
+    /// Cells found dead, or dead once a neighbour is filled, and filled (with
+    /// [`Config::dead_fill`]).
     pub dead: B,
     /// Cells filled as captured, per capturing colour (`[black, white]`).
     pub captured: [B; 2],
@@ -244,6 +276,8 @@ impl<B: BitSet> Ice<B> {
             RULE_CLIQUE => "neighbourhood-clique",
             RULE_VULNERABLE => "vulnerable-clique",
             RULE_PAIR => "captured-pair-clique",
+            RULE_KILL_DOMINATED => "dominated-kill-clique",
+            RULE_DEAD_ONCE_FILLED => "dead-once-neighbour-filled",
             r => self
                 .compiled
                 .names
@@ -323,13 +357,45 @@ impl<B: BitSet> Ice<B> {
                 let mut m = st.empty;
                 while let Some(j) = m.lowest_bit() {
                     m = m.without_lowest();
-                    if graph::clique(geom, st, &labels[0], Color::Black, j, B::EMPTY, None)
-                        && graph::clique(geom, st, &labels[1], Color::White, j, B::EMPTY, None)
-                    {
+                    // One player's test suffices: a cell in no minimal winset of one player
+                    // is in none of the other's (see `graph`).
+                    if cfg.dead_test(
+                        || graph::clique(geom, st, &labels[0], Color::Black, j, B::EMPTY, None),
+                        || graph::clique(geom, st, &labels[1], Color::White, j, B::EMPTY, None),
+                    ) {
                         dead |= B::from_bit(j);
                     }
                 }
                 a.set_reason(dead, RULE_CLIQUE);
+                if cfg.dead_once_filled {
+                    // A cell that a stone of either colour on one empty neighbour k would make
+                    // dead may be filled with either colour now (docs/patterns.md): if Q plays
+                    // it, P answers on k; if Q plays k, the cell is dead.
+                    let mut m = st.empty - dead;
+                    let (lb, lw) = (&labels[0], &labels[1]);
+                    let (b, w) = (Color::Black, Color::White);
+                    let mut more = B::EMPTY;
+                    while let Some(j) = m.lowest_bit() {
+                        m = m.without_lowest();
+                        let mut ks = geom.neighbours_of_bit(j) & st.empty;
+                        while let Some(k) = ks.lowest_bit() {
+                            ks = ks.without_lowest();
+                            let kb = B::from_bit(k);
+                            if cfg.dead_test(
+                                || graph::clique(geom, st, lb, b, j, B::EMPTY, Some(k)),
+                                || graph::clique(geom, st, lw, w, j, kb, None),
+                            ) && cfg.dead_test(
+                                || graph::clique(geom, st, lw, w, j, B::EMPTY, Some(k)),
+                                || graph::clique(geom, st, lb, b, j, kb, None),
+                            ) {
+                                more |= B::from_bit(j);
+                                break;
+                            }
+                        }
+                    }
+                    a.set_reason(more, RULE_DEAD_ONCE_FILLED);
+                    dead |= more;
+                }
                 // Dead patterns are matched before the fill: a cell dead now stays dead.
                 let mut m = st.empty & scope;
                 while let Some(j) = m.lowest_bit() {
@@ -394,9 +460,10 @@ impl<B: BitSet> Ice<B> {
         }
     }
 
-    /// Two-cell captures found by the neighbourhood test: empty neighbours `x`, `y` whose two
-    /// common neighbours are both the owner's (stones or edge), such that after the opponent
-    /// takes either cell and the owner the other, the opponent's stone is dead. This is the
+    /// Two-cell captures found by the neighbourhood test: empty neighbours `x`, `y` such that
+    /// after the opponent takes either cell and the owner the other, the opponent's stone is
+    /// dead (one player's neighbourhood test passes for it). The owner's reply strategy makes
+    /// every opponent stone in the pair dead, so the pair is captured (002 §3.3). This is the
     /// reasoning of the bridge patterns, applied wherever it holds. Labels are recomputed
     /// after every fill so that each test sees the current groups.
     fn capture_pairs(
@@ -426,19 +493,17 @@ impl<B: BitSet> Ice<B> {
                     if y < x {
                         continue;
                     }
-                    let common = nx & geom.neighbours_of_bit(y);
-                    let own = labels[p.index()].own;
-                    if common.is_empty() || !common.is_subset(own) {
-                        continue;
-                    }
                     let (xb, yb) = (B::from_bit(x), B::from_bit(y));
                     let lp = &labels[p.index()];
                     let lq = &labels[q.index()];
-                    if graph::clique(geom, st, lp, p, x, B::EMPTY, Some(y))
-                        && graph::clique(geom, st, lq, q, x, yb, None)
-                        && graph::clique(geom, st, lp, p, y, B::EMPTY, Some(x))
-                        && graph::clique(geom, st, lq, q, y, xb, None)
-                    {
+                    let cfg = self.config;
+                    if cfg.dead_test(
+                        || graph::clique(geom, st, lp, p, x, B::EMPTY, Some(y)),
+                        || graph::clique(geom, st, lq, q, x, yb, None),
+                    ) && cfg.dead_test(
+                        || graph::clique(geom, st, lp, p, y, B::EMPTY, Some(x)),
+                        || graph::clique(geom, st, lq, q, y, xb, None),
+                    ) {
                         let pair = xb | yb;
                         st.fill(p, pair);
                         a.captured[p.index()] |= pair;
@@ -459,12 +524,12 @@ impl<B: BitSet> Ice<B> {
         let p = a.to_move;
         let q = !p;
         let mut pruned = B::EMPTY;
-        if self.config.vulnerable {
-            if !fresh {
-                for c in Color::ALL {
-                    labels[c.index()].compute(geom, st.of(c), c);
-                }
+        if (self.config.vulnerable || self.config.dominated) && !fresh {
+            for c in Color::ALL {
+                labels[c.index()].compute(geom, st.of(c), c);
             }
+        }
+        if self.config.vulnerable {
             let mut m = st.empty;
             while let Some(j) = m.lowest_bit() {
                 m = m.without_lowest();
@@ -472,9 +537,10 @@ impl<B: BitSet> Ice<B> {
                 while let Some(k) = ks.lowest_bit() {
                     ks = ks.without_lowest();
                     let kb = B::from_bit(k);
-                    if graph::clique(geom, st, &labels[p.index()], p, j, kb, None)
-                        && graph::clique(geom, st, &labels[q.index()], q, j, B::EMPTY, Some(k))
-                    {
+                    if self.config.dead_test(
+                        || graph::clique(geom, st, &labels[p.index()], p, j, kb, None),
+                        || graph::clique(geom, st, &labels[q.index()], q, j, B::EMPTY, Some(k)),
+                    ) {
                         pruned |= B::from_bit(j);
                         a.reason.as_mut()[j] = RULE_VULNERABLE;
                         a.by.as_mut()[j] = k as u16;
@@ -504,6 +570,29 @@ impl<B: BitSet> Ice<B> {
                         a.by.as_mut()[b] = k as u16;
                     }
                 });
+            }
+        }
+        if self.config.dominated && self.config.kill_dominated {
+            // A P stone on a neighbour k that makes j dead dominates j: with P on k, j may be
+            // filled with P, and P on {j, k} is at least as good as P on j alone.
+            let mut m = st.empty - pruned;
+            while let Some(j) = m.lowest_bit() {
+                m = m.without_lowest();
+                let mut ks = geom.neighbours_of_bit(j) & (st.empty - pruned);
+                while let Some(k) = ks.lowest_bit() {
+                    ks = ks.without_lowest();
+                    let kb = B::from_bit(k);
+                    if self.config.dead_test(
+                        || graph::clique(geom, st, &labels[p.index()], p, j, B::EMPTY, Some(k)),
+                        || graph::clique(geom, st, &labels[q.index()], q, j, kb, None),
+                    ) {
+                        pruned |= B::from_bit(j);
+                        a.dominated |= B::from_bit(j);
+                        a.reason.as_mut()[j] = RULE_KILL_DOMINATED;
+                        a.by.as_mut()[j] = k as u16;
+                        break;
+                    }
+                }
             }
         }
         a.candidates = st.empty - pruned;

@@ -17,6 +17,9 @@ pub mod pattern;
 mod report;
 
 pub use compile::Placement;
-pub use ice::{Analysis, Config, FillReport, Ice, RULE_CLIQUE, RULE_VULNERABLE};
+pub use ice::{
+    Analysis, Config, FillReport, Ice, RULE_CLIQUE, RULE_DEAD_ONCE_FILLED, RULE_KILL_DOMINATED,
+    RULE_VULNERABLE,
+};
 pub use pattern::{Kind, Pattern, PatternCell, PatternError, PatternSet, Req, DEFAULT_PATTERNS};
 pub use report::{Finding, Report};

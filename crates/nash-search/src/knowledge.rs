@@ -7,9 +7,11 @@
 //! node lost adds the support to the loss carrier, which keeps carriers sound when moves were
 //! pruned by knowledge rather than refuted by search.
 
+use std::cell::RefCell;
+
 use nash_board::{BitSet, Cell, Color, Geometry, Position};
 use nash_patterns::{Ice, PatternSet};
-use nash_vc::VcBuilder;
+use nash_vc::{Resistance, VcBuilder};
 
 use crate::config::{Knowledge, MoveOrdering};
 use crate::connect;
@@ -68,6 +70,9 @@ pub(crate) struct Pipeline<B: BitSet> {
     /// The cache slot of the position last analysed, if it came from or went to the cache.
     cached: Option<usize>,
     scratch: Vec<Cell>,
+    /// The circuit evaluator of resistance ordering; `order` takes `&self`, and a pipeline
+    /// belongs to one worker, so a `RefCell` lends its buffers.
+    resistance: RefCell<Resistance<B>>,
 }
 
 impl<B: BitSet> Pipeline<B> {
@@ -87,7 +92,9 @@ impl<B: BitSet> Pipeline<B> {
         let ice = cfg
             .fill_in
             .then(|| Ice::new(geom, &PatternSet::builtin(), nash_patterns::Config::default()));
-        let want_vc = cfg.vc || cfg.mustplay || cfg.ordering == MoveOrdering::HScore;
+        let want_vc = cfg.vc
+            || cfg.mustplay
+            || matches!(cfg.ordering, MoveOrdering::HScore | MoveOrdering::Resistance);
         let n = geom.cells().len() + 2;
         let vc: Vec<_> = if want_vc {
             // A builder holds tables quadratic in the number of cells: fewer on big boards.
@@ -114,6 +121,7 @@ impl<B: BitSet> Pipeline<B> {
             cache,
             cached: None,
             scratch: Vec::with_capacity(n),
+            resistance: RefCell::new(Resistance::default()),
         }
     }
 
@@ -386,7 +394,24 @@ impl<B: BitSet> Pipeline<B> {
                     });
                 }
             }
-            MoveOrdering::Centre | MoveOrdering::HScore => {
+            MoveOrdering::Resistance if self.vc_fresh.is_some() => {
+                if let Some(vc) = self.vc_fresh.and_then(|d| self.vc.get(d)) {
+                    let mut r = self.resistance.borrow_mut();
+                    r.evaluate(vc);
+                    let me = pos.to_move();
+                    // The circuit score in steps of 1/20 (of a maximum of 2), then the H-score,
+                    // the centre weight and board order: cells whose currents nearly tie are
+                    // told apart by the connections they take part in, and the order is
+                    // deterministic. Measured against finer and coarser steps and against
+                    // the score alone (docs/vc.md).
+                    out.sort_unstable_by_key(|c| {
+                        let s = (r.score(*c) * 20.0).round() as i32;
+                        let h = (vc.h_score(me, *c) * 100.0) as i32;
+                        (-s, -h, -score[B::bit_of(*c)], B::bit_of(*c))
+                    });
+                }
+            }
+            MoveOrdering::Centre | MoveOrdering::HScore | MoveOrdering::Resistance => {
                 // Board order breaks ties, so the order is deterministic.
                 out.sort_unstable_by_key(|c| (-score[B::bit_of(*c)], B::bit_of(*c)));
             }

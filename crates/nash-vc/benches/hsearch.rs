@@ -1,12 +1,13 @@
 //! H-search benchmarks: the 50 three-move 6×6 positions of Chen 2025 Table 5.1 under each
 //! variant (time per full build; connections found are printed), incremental update against a
-//! full rebuild, and random 8×8 and 11×11 mid-game positions.
+//! full rebuild, random 8×8 and 11×11 mid-game positions, and the circuit evaluation
+//! (`Resistance`) on the connections of those positions.
 
 use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use nash_board::{BitSet, Bitboard, Cell, Color, MoveList, SmallPosition};
-use nash_vc::{HSearchConfig, VcBuilder};
+use nash_vc::{HSearchConfig, Resistance, VcBuilder};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
@@ -161,10 +162,42 @@ fn bench_random(c: &mut Criterion) {
     group.finish();
 }
 
+fn bench_resistance(c: &mut Criterion) {
+    let mut group = c.benchmark_group("resistance");
+    let table: Vec<SmallPosition> = table_5_1().into_iter().map(|(pos, _, _)| pos).collect();
+    let mut rng = SmallRng::seed_from_u64(2000);
+    let sets = [
+        ("table-5.1", table),
+        ("8x8-20-stones", (0..10).map(|_| random_position(&mut rng, 8, 20)).collect()),
+        ("11x11-40-stones", (0..10).map(|_| random_position(&mut rng, 11, 40)).collect()),
+    ];
+    for (name, positions) in sets {
+        // The connections are built once; only the circuits are timed.
+        let built: Vec<VcBuilder<Bitboard>> = positions
+            .iter()
+            .map(|pos| {
+                let mut vc = VcBuilder::new(HSearchConfig::fast());
+                vc.build(pos);
+                vc
+            })
+            .collect();
+        let mut r = Resistance::<Bitboard>::default();
+        let n = built.len();
+        group.bench_function(format!("{name}/{n}-positions"), |b| {
+            b.iter(|| {
+                for vc in &built {
+                    r.evaluate(black_box(vc));
+                }
+            })
+        });
+    }
+    group.finish();
+}
+
 criterion_group! {
     name = benches;
     config = Criterion::default().sample_size(10).warm_up_time(std::time::Duration::from_millis(500))
         .measurement_time(std::time::Duration::from_secs(2));
-    targets = bench_table, bench_incremental, bench_random
+    targets = bench_table, bench_incremental, bench_random, bench_resistance
 }
 criterion_main!(benches);

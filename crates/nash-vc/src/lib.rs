@@ -1,6 +1,6 @@
 //! Virtual connections for Hex: H-search with the variants of the seeds, incremental update
 //! after a move, and the outputs a solver needs (immediate wins, lost positions, the mustplay,
-//! H-scores for move ordering).
+//! H-scores and the circuit evaluation of [`Resistance`] for move ordering).
 //!
 //! H-search (Anshelevich 2000 s.4–5) grows a player's connections from the trivial ones
 //! (adjacent ends) by two rules. AND: full connections `x–m` and `m–y` with disjoint carriers
@@ -26,9 +26,11 @@ mod area;
 mod config;
 mod hsearch;
 mod query;
+mod resistance;
 mod store;
 
 pub use config::{HSearchConfig, OrLimit, VariantError};
 pub use hsearch::VcBuilder;
 pub use query::{centre_weight, Connection, ConnectionKind, VcWin};
+pub use resistance::{Resistance, ResistanceConfig};
 pub use store::HSearchStats;

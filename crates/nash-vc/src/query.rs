@@ -205,3 +205,15 @@ pub fn centre_weight<B: BitSet>(geom: &Geometry<B>, cell: Cell) -> f32 {
     let diagonal = geom.is_square() && r + c + 1 == cols;
     w + if diagonal { 1.0 } else { 0.0 }
 }
+
+impl<B: BitSet> VcBuilder<B> {
+    /// Calls `f(a, b, carrier)` for every full connection of `color`, ends as bit indices (empty
+    /// cells, group names, edges), pair by pair: the connections of one pair come in a row.
+    pub(crate) fn for_each_full(&self, color: Color, mut f: impl FnMut(usize, usize, B)) {
+        self.stores[color.index()].for_each(|a, b, carrier, key| {
+            if key == NO_KEY {
+                f(a, b, carrier);
+            }
+        });
+    }
+}

@@ -212,7 +212,14 @@ fn random_5x5_positions() {
 fn random_5x5_positions_each_feature_alone() {
     let features = [
         Config { dead: true, ..Config::NONE },
+        Config { dead: true, one_sided: true, ..Config::NONE },
+        Config { dead: true, dead_once_filled: true, ..Config::NONE },
+        Config { dead: true, dead_once_filled: true, one_sided: true, ..Config::NONE },
         Config { captured: true, ..Config::NONE },
+        Config { captured: true, captured_pairs: true, one_sided: true, ..Config::NONE },
+        Config { dominated: true, kill_dominated: true, ..Config::NONE },
+        Config { dominated: true, kill_dominated: true, one_sided: true, ..Config::NONE },
+        Config { vulnerable: true, one_sided: true, ..Config::NONE },
         Config {
             captured: true,
             captured_pairs: true,
