@@ -69,8 +69,8 @@ pub struct Knowledge {
     pub mustplay: bool,
     /// Move ordering.
     pub ordering: MoveOrdering,
-    /// The H-search behind `vc`, `mustplay` and H-score ordering ([`Knowledge::solver_hsearch`]
-    /// by default).
+    /// The H-search behind `vc`, `mustplay` and the resistance and H-score orderings
+    /// ([`Knowledge::solver_hsearch`] by default).
     pub hsearch: HSearchConfig,
 }
 
