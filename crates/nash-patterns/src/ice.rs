@@ -497,13 +497,35 @@ impl<B: BitSet> Ice<B> {
                     let lp = &labels[p.index()];
                     let lq = &labels[q.index()];
                     let cfg = self.config;
-                    if cfg.dead_test(
-                        || graph::clique(geom, st, lp, p, x, B::EMPTY, Some(y)),
-                        || graph::clique(geom, st, lq, q, x, yb, None),
-                    ) && cfg.dead_test(
-                        || graph::clique(geom, st, lp, p, y, B::EMPTY, Some(x)),
-                        || graph::clique(geom, st, lq, q, y, xb, None),
-                    ) {
+                    // Q's stone on t is worth nothing once P holds r: t is dead, or t is dead
+                    // once its neighbour k is filled with either colour (then t may be filled
+                    // with either colour, docs/patterns.md). Tests with P on both r and k use
+                    // Q's graph only, which takes any number of blocked cells.
+                    let idle = |t: usize, r: usize| {
+                        let rb = B::from_bit(r);
+                        if cfg.dead_test(
+                            || graph::clique(geom, st, lp, p, t, B::EMPTY, Some(r)),
+                            || graph::clique(geom, st, lq, q, t, rb, None),
+                        ) {
+                            return true;
+                        }
+                        if !cfg.dead_once_filled {
+                            return false;
+                        }
+                        let mut ks = geom.neighbours_of_bit(t) & (st.empty - rb);
+                        while let Some(k) = ks.lowest_bit() {
+                            ks = ks.without_lowest();
+                            let kb = B::from_bit(k);
+                            if graph::clique(geom, st, lq, q, t, rb | kb, None)
+                                && (graph::clique(geom, st, lq, q, t, rb, Some(k))
+                                    || graph::clique(geom, st, lp, p, t, kb, Some(r)))
+                            {
+                                return true;
+                            }
+                        }
+                        false
+                    };
+                    if idle(x, y) && idle(y, x) {
                         let pair = xb | yb;
                         st.fill(p, pair);
                         a.captured[p.index()] |= pair;
