@@ -462,7 +462,8 @@ impl<B: BitSet> Ice<B> {
 
     /// Two-cell captures found by the neighbourhood test: empty neighbours `x`, `y` such that
     /// after the opponent takes either cell and the owner the other, the opponent's stone is
-    /// dead (one player's neighbourhood test passes for it). The owner's reply strategy makes
+    /// dead (one player's neighbourhood test passes for it), or dead once one of its other
+    /// empty neighbours is filled with either colour. The owner's reply strategy makes
     /// every opponent stone in the pair dead, so the pair is captured (002 §3.3). This is the
     /// reasoning of the bridge patterns, applied wherever it holds. Labels are recomputed
     /// after every fill so that each test sees the current groups.
