@@ -104,46 +104,8 @@ impl<B: BitSet> Clone for Store<B> {
     /// Copies only the pairs that hold connections, reusing this store's buffers: the cost is
     /// proportional to the connections, not to the number of pairs of ends.
     fn clone_from(&mut self, src: &Store<B>) {
-        if self.shape != src.shape {
-            self.shape = src.shape;
-            self.n = src.n;
-            self.id_of = src.id_of;
-            self.bit_of = src.bit_of;
-            self.fulls.clear();
-            self.semis.clear();
-            self.fulls.resize_with(src.n * src.n, Vec::new);
-            self.semis.resize_with(src.n * src.n, Vec::new);
-            self.is_touched.clear();
-            self.is_touched.resize(src.n * src.n, false);
-            self.touched.clear();
-        }
-        for &p in &self.touched {
-            let p = p as usize;
-            self.fulls[p].clear();
-            self.semis[p].clear();
-            self.is_touched[p] = false;
-        }
-        self.touched.clear();
-        for &p in &src.touched {
-            let p = p as usize;
-            self.fulls[p].extend_from_slice(&src.fulls[p]);
-            self.semis[p].extend_from_slice(&src.semis[p]);
-            self.is_touched[p] = true;
-            self.touched.push(p as u32);
-        }
-        self.color = src.color;
-        self.full_nbrs.clone_from(&src.full_nbrs);
-        self.semi_nbrs.clone_from(&src.semi_nbrs);
-        self.queue.clear();
-        self.own = src.own;
-        self.empty = src.empty;
-        self.reps = src.reps;
-        self.rep_of = src.rep_of;
-        self.edge_bits = src.edge_bits;
-        self.to_move = src.to_move;
-        self.stopped = src.stopped;
+        self.derive_from(src, B::EMPTY);
         self.stats = src.stats;
-        self.config = src.config;
     }
 }
 
@@ -183,8 +145,6 @@ impl<B: BitSet> Store<B> {
         let n = geom.cols() * geom.rows() + 4;
         let shape = (geom.cols(), geom.rows());
         if shape != self.shape {
-            self.shape = shape;
-            self.n = n;
             let ids = self.id_of.as_mut();
             ids.fill(u16::MAX);
             for (next, c) in (geom.cells() | B::EDGES).into_iter().enumerate() {
@@ -192,21 +152,9 @@ impl<B: BitSet> Store<B> {
                 ids[bit] = next as u16;
                 self.bit_of.as_mut()[next] = bit as u16;
             }
-            self.fulls.clear();
-            self.semis.clear();
-            self.fulls.resize_with(n * n, Vec::new);
-            self.semis.resize_with(n * n, Vec::new);
-            self.is_touched.clear();
-            self.is_touched.resize(n * n, false);
-            self.touched.clear();
+            self.resize(shape, n);
         }
-        for &p in &self.touched {
-            let p = p as usize;
-            self.fulls[p].clear();
-            self.semis[p].clear();
-            self.is_touched[p] = false;
-        }
-        self.touched.clear();
+        self.forget_pairs();
         self.full_nbrs.clear();
         self.full_nbrs.resize(n, B::EMPTY);
         self.semi_nbrs.clear();
@@ -216,6 +164,30 @@ impl<B: BitSet> Store<B> {
         self.stats = HSearchStats::default();
         let [e1, e2] = self.color.edges();
         self.edge_bits = [B::bit_of(Cell::edge(e1)), B::bit_of(Cell::edge(e2))];
+    }
+
+    /// Sizes the pair tables for a board with `n` ends (the id tables are already set).
+    fn resize(&mut self, shape: (usize, usize), n: usize) {
+        self.shape = shape;
+        self.n = n;
+        self.fulls.clear();
+        self.semis.clear();
+        self.fulls.resize_with(n * n, Vec::new);
+        self.semis.resize_with(n * n, Vec::new);
+        self.is_touched.clear();
+        self.is_touched.resize(n * n, false);
+        self.touched.clear();
+    }
+
+    /// Empties every pair that holds connections.
+    fn forget_pairs(&mut self) {
+        for &p in &self.touched {
+            let p = p as usize;
+            self.fulls[p].clear();
+            self.semis[p].clear();
+            self.is_touched[p] = false;
+        }
+        self.touched.clear();
     }
 
     #[inline]
@@ -355,25 +327,11 @@ impl<B: BitSet> Store<B> {
     /// one pass while copying. The cost is proportional to the connections of `src`.
     pub fn derive_from(&mut self, src: &Store<B>, removed: B) {
         if self.shape != src.shape {
-            self.shape = src.shape;
-            self.n = src.n;
             self.id_of = src.id_of;
             self.bit_of = src.bit_of;
-            self.fulls.clear();
-            self.semis.clear();
-            self.fulls.resize_with(src.n * src.n, Vec::new);
-            self.semis.resize_with(src.n * src.n, Vec::new);
-            self.is_touched.clear();
-            self.is_touched.resize(src.n * src.n, false);
-            self.touched.clear();
+            self.resize(src.shape, src.n);
         }
-        for &p in &self.touched {
-            let p = p as usize;
-            self.fulls[p].clear();
-            self.semis[p].clear();
-            self.is_touched[p] = false;
-        }
-        self.touched.clear();
+        self.forget_pairs();
         self.full_nbrs.clear();
         self.full_nbrs.resize(src.n, B::EMPTY);
         self.semi_nbrs.clear();
