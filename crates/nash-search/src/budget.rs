@@ -26,7 +26,12 @@ pub(crate) struct Limits {
 
 impl Limits {
     pub(crate) fn new(budget: &Budget) -> Limits {
-        let start = Instant::now();
+        Limits::started_at(budget, Instant::now())
+    }
+
+    /// The limits of a solve that began at `start`: a worker that joins a solve later gets
+    /// what is left of its time.
+    pub(crate) fn started_at(budget: &Budget, start: Instant) -> Limits {
         Limits {
             nodes: budget.nodes,
             deadline: budget.time.map(|t| start + t),

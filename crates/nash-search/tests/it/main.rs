@@ -1,5 +1,6 @@
 //! Integration tests for nash-search: ground truth, agreement between solvers, symmetries.
 
+mod budget;
 mod ground_truth;
 mod support;
 mod symmetry;
