@@ -38,7 +38,9 @@ impl Limits {
             cancel: budget.cancel.clone(),
             done: None,
             start,
-            tick: 0,
+            // The first check reads the clock: a worker that joins a solve after its deadline
+            // stops at once.
+            tick: CLOCK_EVERY - 1,
             stopped: None,
         }
     }

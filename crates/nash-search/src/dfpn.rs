@@ -142,14 +142,8 @@ fn solve_root_split<B: BitSet>(
                             let mut w = Dfpn::new(&p, single, table);
                             w.limits =
                                 Limits::started_at(&single.budget, start).with_done(done.clone());
-                            if w.limits.poll() {
-                                // Out of time or cancelled: the move stays undecided.
-                                let reason = w.limits.reason().unwrap_or(StopReason::Cancelled);
-                                (Outcome::Unknown { reason }, w.stats)
-                            } else {
-                                let o = w.run();
-                                (o, w.stats)
-                            }
+                            let o = w.run();
+                            (o, w.stats)
                         };
                         if matches!(o.0, Outcome::Loss { .. }) {
                             done.store(true, Ordering::Relaxed);
