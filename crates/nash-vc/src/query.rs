@@ -207,13 +207,9 @@ pub fn centre_weight<B: BitSet>(geom: &Geometry<B>, cell: Cell) -> f32 {
 }
 
 impl<B: BitSet> VcBuilder<B> {
-    /// Calls `f(a, b, carrier)` for every full connection of `color`, ends as bit indices (empty
-    /// cells, group names, edges), pair by pair: the connections of one pair come in a row.
-    pub(crate) fn for_each_full(&self, color: Color, mut f: impl FnMut(usize, usize, B)) {
-        self.stores[color.index()].for_each(|a, b, carrier, key| {
-            if key == NO_KEY {
-                f(a, b, carrier);
-            }
-        });
+    /// Calls `f(a, b, fulls)` for every pair of ends of `color` with a full connection: the ends
+    /// as bit indices (empty cells, group names, edges) and the pair's minimal full carriers.
+    pub(crate) fn for_each_full_pair(&self, color: Color, f: impl FnMut(usize, usize, &[B])) {
+        self.stores[color.index()].for_each_full_pair(f);
     }
 }

@@ -266,12 +266,11 @@ impl<B: BitSet> Resistance<B> {
         if self.config.vc_weight > 0.0 {
             let ResistanceConfig { vc_weight, link_resistance } = self.config;
             let (node_of, node_r, wires) = (&self.node_of, &self.node_r, &mut self.wires);
-            let mut last = (usize::MAX, usize::MAX);
-            vc.for_each_full(color, |a, b, carrier| {
-                if carrier.is_empty() || (a, b) == last {
+            vc.for_each_full_pair(color, |a, b, fulls| {
+                // Adjacent ends (an empty carrier) are wired already.
+                if fulls.iter().all(|c| c.is_empty()) {
                     return;
                 }
-                last = (a, b);
                 let (u, v) = (node_of[a], node_of[b]);
                 if u == NONE || v == NONE || u == v {
                     return;

@@ -20,6 +20,16 @@ pub(crate) struct SemiEntry<B> {
     pub key: u16,
 }
 
+/// What an AND combination through a midpoint gives.
+#[derive(Clone, Copy, Debug)]
+enum AndGives<B> {
+    /// A full connection (the midpoint is a group or an edge).
+    Full,
+    /// A semi keyed at `key`, with `extra` added to the carrier (the midpoint when it is an
+    /// empty cell).
+    Semi { key: usize, extra: B },
+}
+
 /// A connection waiting for the rules to combine it with the rest.
 #[derive(Clone, Copy, Debug)]
 struct Work<B> {
@@ -258,6 +268,17 @@ impl<B: BitSet> Store<B> {
             }
             for s in &self.semis[p] {
                 f(a, b, s.carrier, s.key);
+            }
+        }
+    }
+
+    /// Every pair of ends with a full connection, with its list of full carriers.
+    pub fn for_each_full_pair(&self, mut f: impl FnMut(usize, usize, &[B])) {
+        for &p in &self.touched {
+            let p = p as usize;
+            if !self.fulls[p].is_empty() {
+                let (a, b) = self.ends_of(p);
+                f(a, b, &self.fulls[p]);
             }
         }
     }
@@ -633,34 +654,16 @@ impl<B: BitSet> Store<B> {
     fn full_rules(&mut self, a: usize, b: usize, carrier: B) {
         for (m, o) in [(a, b), (b, a)] {
             let Some(empty_mid) = self.midpoint(m) else { continue };
-            let mb = B::from_bit(m);
-            let im = self.id(m);
-            let zs = self.full_nbrs[im].without_bit(o);
-            for z in bits_of(zs) {
-                if carrier.has_bit(z) {
-                    continue;
-                }
-                let p = self.pair(m, z);
-                let mut i = 0;
-                while i < self.fulls[p].len() {
-                    let other = self.fulls[p][i];
-                    i += 1;
-                    self.stats.and_tries += 1;
-                    if other.intersects(carrier) || other.has_bit(o) {
-                        continue;
-                    }
-                    if empty_mid {
-                        self.add_semi(o, z, carrier | other | mb, m);
-                    } else {
-                        self.add_full(o, z, carrier | other);
-                    }
-                    if self.stopped {
-                        return;
-                    }
-                }
+            let gives = if empty_mid {
+                AndGives::Semi { key: m, extra: B::from_bit(m) }
+            } else {
+                AndGives::Full
+            };
+            if !self.and_with_fulls(m, o, carrier, gives) {
+                return;
             }
             if !empty_mid && self.config.semi_and {
-                let zs = self.semi_nbrs[im].without_bit(o);
+                let zs = self.semi_nbrs[self.id(m)].without_bit(o);
                 for z in bits_of(zs) {
                     if carrier.has_bit(z) {
                         continue;
@@ -684,6 +687,38 @@ impl<B: BitSet> Store<B> {
         }
     }
 
+    /// The AND rule between a connection `(o, m)` with `carrier` and every full connection
+    /// `(m, z)` whose carrier is disjoint from it and avoids `o`; `gives` says what each
+    /// combination is. Returns `false` when the early stop fired.
+    fn and_with_fulls(&mut self, m: usize, o: usize, carrier: B, gives: AndGives<B>) -> bool {
+        let zs = self.full_nbrs[self.id(m)].without_bit(o);
+        for z in bits_of(zs) {
+            if carrier.has_bit(z) {
+                continue;
+            }
+            let p = self.pair(m, z);
+            let mut i = 0;
+            while i < self.fulls[p].len() {
+                let other = self.fulls[p][i];
+                i += 1;
+                self.stats.and_tries += 1;
+                if other.intersects(carrier) || other.has_bit(o) {
+                    continue;
+                }
+                match gives {
+                    AndGives::Full => self.add_full(o, z, carrier | other),
+                    AndGives::Semi { key, extra } => {
+                        self.add_semi(o, z, carrier | other | extra, key)
+                    }
+                };
+                if self.stopped {
+                    return false;
+                }
+            }
+        }
+        true
+    }
+
     /// The OR rule over the semis of `(a, b)` including the new one, and the AND rule with the
     /// new semi as one operand at a group or edge.
     fn semi_rules(&mut self, a: usize, b: usize, carrier: B, key: usize) {
@@ -692,28 +727,10 @@ impl<B: BitSet> Store<B> {
             return;
         }
         for (m, o) in [(a, b), (b, a)] {
-            if self.midpoint(m) != Some(false) {
-                continue;
-            }
-            let zs = self.full_nbrs[self.id(m)].without_bit(o);
-            for z in bits_of(zs) {
-                if carrier.has_bit(z) {
-                    continue;
-                }
-                let p = self.pair(m, z);
-                let mut i = 0;
-                while i < self.fulls[p].len() {
-                    let other = self.fulls[p][i];
-                    i += 1;
-                    self.stats.and_tries += 1;
-                    if other.intersects(carrier) || other.has_bit(o) {
-                        continue;
-                    }
-                    self.add_semi(o, z, carrier | other, key);
-                    if self.stopped {
-                        return;
-                    }
-                }
+            if self.midpoint(m) == Some(false)
+                && !self.and_with_fulls(m, o, carrier, AndGives::Semi { key, extra: B::EMPTY })
+            {
+                return;
             }
         }
     }
