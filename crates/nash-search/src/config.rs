@@ -25,6 +25,42 @@ pub enum SolverKind {
     Ews,
 }
 
+impl SolverKind {
+    /// Every solver, in the order their names are listed.
+    pub const ALL: [SolverKind; 6] = [
+        SolverKind::Dfpn,
+        SolverKind::Ews,
+        SolverKind::Pns,
+        SolverKind::Negamax,
+        SolverKind::Pattern,
+        SolverKind::Cus,
+    ];
+
+    /// The solver's name on the command line and in HTP: `dfpn`, `ews`, `pns`, `negamax`,
+    /// `pattern` or `cus`.
+    pub fn name(self) -> &'static str {
+        match self {
+            SolverKind::Dfpn => "dfpn",
+            SolverKind::Ews => "ews",
+            SolverKind::Pns => "pns",
+            SolverKind::Negamax => "negamax",
+            SolverKind::Pattern => "pattern",
+            SolverKind::Cus => "cus",
+        }
+    }
+}
+
+impl std::str::FromStr for SolverKind {
+    type Err = String;
+
+    /// Parses a solver name (see [`SolverKind::name`]).
+    fn from_str(s: &str) -> Result<SolverKind, String> {
+        SolverKind::ALL.into_iter().find(|k| k.name() == s).ok_or_else(|| {
+            format!("unknown solver {s:?}: expected dfpn, ews, pns, negamax, pattern or cus")
+        })
+    }
+}
+
 /// Limits on a solve. A solver that hits one returns `Outcome::Unknown` with its statistics.
 #[derive(Clone, Debug, Default)]
 pub struct Budget {

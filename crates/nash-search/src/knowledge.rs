@@ -153,6 +153,7 @@ impl<B: BitSet> Pipeline<B> {
                 }
             }
             stats.knowledge_calls += 1;
+            stats.knowledge_cached += 1;
             self.vc_fresh = None;
             self.cached = Some(slot);
             return node;

@@ -77,6 +77,8 @@ pub struct Stats {
     pub knowledge_calls: u64,
     /// Positions decided by knowledge without search (VC wins and losses, fill-in wins).
     pub knowledge_decided: u64,
+    /// Knowledge calls answered from the worker's cache of recent analyses (no H-search).
+    pub knowledge_cached: u64,
 }
 
 fn as_secs<S: serde::Serializer>(d: &Duration, s: S) -> Result<S::Ok, S::Error> {
@@ -92,6 +94,7 @@ impl Stats {
         self.tt_stores += other.tt_stores;
         self.knowledge_calls += other.knowledge_calls;
         self.knowledge_decided += other.knowledge_decided;
+        self.knowledge_cached += other.knowledge_cached;
     }
 }
 

@@ -23,6 +23,8 @@ struct Options {
     time_limit: f64,
     knowledge: String,
     hsearch: Vec<String>,
+    each: bool,
+    solver: SolverKind,
 }
 
 fn parse(rest: &[String]) -> anyhow::Result<Options> {
@@ -33,6 +35,8 @@ fn parse(rest: &[String]) -> anyhow::Result<Options> {
         time_limit: 120.0,
         knowledge: "all".into(),
         hsearch: Vec::new(),
+        each: false,
+        solver: SolverKind::Dfpn,
     };
     let mut it = rest.iter();
     while let Some(a) = it.next() {
@@ -51,9 +55,11 @@ fn parse(rest: &[String]) -> anyhow::Result<Options> {
             }
             "--knowledge" => o.knowledge = val()?.clone(),
             "--hsearch" => o.hsearch.extend(val()?.split(',').map(str::to_string)),
+            "--each" => o.each = true,
+            "--solver" => o.solver = val()?.parse().map_err(anyhow::Error::msg)?,
             other => bail!(
                 "unknown option {other:?}: expected --only 6x6|7x7|8x8, --threads 1,2, \
-                 --tt-mib M, --time-limit S, --knowledge all|fill|none, --hsearch WORDS"
+                 --tt-mib M, --time-limit S, --knowledge all|fill|none, --hsearch WORDS, --each, --solver NAME"
             ),
         }
     }
@@ -68,7 +74,7 @@ fn median(v: &mut [f64]) -> f64 {
     v[v.len() / 2]
 }
 
-fn table(name: &str, cases: &[Case], cfg: &SolverConfig) -> (usize, usize) {
+fn table(name: &str, cases: &[Case], cfg: &SolverConfig, each: bool) -> (usize, usize) {
     let mut times = Vec::new();
     let mut wrong = 0;
     let mut undecided = 0;
@@ -85,6 +91,14 @@ fn table(name: &str, cases: &[Case], cfg: &SolverConfig) -> (usize, usize) {
         }
         if t > worst.0 {
             worst = (t, c.label.clone());
+        }
+        if each {
+            let value = match r.outcome.winner(c.pos.to_move()) {
+                Some(w) if w == c.pos.to_move() => "win",
+                Some(_) => "loss",
+                None => "unknown",
+            };
+            println!("  {:<8} {value:<7} {t:>8.3}s  nodes {}", c.label, r.stats.nodes);
         }
         times.push(t);
     }
@@ -109,7 +123,7 @@ pub fn run(rest: &[String]) -> anyhow::Result<()> {
     let mut wrong = 0;
     for &threads in &o.threads {
         let mut cfg = SolverConfig {
-            kind: SolverKind::Dfpn,
+            kind: o.solver,
             threads,
             tt_mib: o.tt_mib,
             knowledge: knowledge(&o.knowledge)?,
@@ -120,10 +134,10 @@ pub fn run(rest: &[String]) -> anyhow::Result<()> {
         }
         cfg.budget.time = Some(Duration::from_secs_f64(o.time_limit));
         if want("6x6") {
-            wrong += table("6x6 openings", &openings(6)?, &cfg).0;
+            wrong += table("6x6 openings", &openings(6)?, &cfg, o.each).0;
         }
         if want("7x7") {
-            wrong += table("7x7 openings", &openings(7)?, &cfg).0;
+            wrong += table("7x7 openings", &openings(7)?, &cfg, o.each).0;
         }
         if want("8x8") {
             let pos: Position<Bitboard> = Position::square(8)?;
@@ -133,7 +147,7 @@ pub fn run(rest: &[String]) -> anyhow::Result<()> {
                 winner: nash_board::Color::Black,
                 winning: None,
             };
-            wrong += table("8x8 empty", &[case], &cfg).0;
+            wrong += table("8x8 empty", &[case], &cfg, o.each).0;
         }
     }
     if wrong > 0 {

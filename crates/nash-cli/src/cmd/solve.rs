@@ -48,17 +48,7 @@ pub struct SolverArgs {
 impl SolverArgs {
     /// The solver configuration these options describe.
     pub fn config(&self) -> anyhow::Result<SolverConfig> {
-        let kind = match self.solver.as_str() {
-            "dfpn" => SolverKind::Dfpn,
-            "ews" => SolverKind::Ews,
-            "pns" => SolverKind::Pns,
-            "negamax" => SolverKind::Negamax,
-            "pattern" => SolverKind::Pattern,
-            "cus" => SolverKind::Cus,
-            other => {
-                bail!("unknown solver {other:?}: expected dfpn, ews, pns, negamax, pattern or cus")
-            }
-        };
+        let kind: SolverKind = self.solver.parse().map_err(anyhow::Error::msg)?;
         if self.threads == 0 {
             bail!("invalid --threads 0: at least one thread is needed");
         }
@@ -197,12 +187,13 @@ fn report<B: BitSet>(p: &Position<B>, cfg: &SolverConfig, args: &Args) -> anyhow
     }
     let s = rep.stats;
     println!(
-        "nodes {}  time {:.3}s  tt hits {}  knowledge calls {} (decided {})",
+        "nodes {}  time {:.3}s  tt hits {}  knowledge calls {} (decided {}, cached {})",
         s.nodes,
         s.time.as_secs_f64(),
         s.tt_hits,
         s.knowledge_calls,
-        s.knowledge_decided
+        s.knowledge_decided,
+        s.knowledge_cached
     );
     Ok(())
 }
