@@ -164,7 +164,9 @@ pub struct SolverConfig {
     pub knowledge: Knowledge,
     /// Use a transposition table (the solvers that can run without one honour `false`).
     pub use_tt: bool,
-    /// Transposition-table size limit in MiB; the table never grows past it.
+    /// Memory limit in MiB that bounds the solve: each worker's knowledge caches are sized
+    /// within a share of it and the transposition table (or PNS's and EWS's node store) gets
+    /// the rest, so the process stays within the limit plus a few MiB of program.
     pub tt_mib: usize,
     /// Worker threads for the solvers that run in parallel (DFPN).
     pub threads: usize,

@@ -23,6 +23,7 @@ use crate::config::SolverConfig;
 use crate::connect;
 use crate::keys;
 use crate::knowledge::{self, Pipeline, Verdict};
+use crate::memory;
 use crate::outcome::{Outcome, SolveResult, Stats, StopReason};
 use crate::table::{Entry, Table, INF, NO_MOVE};
 
@@ -80,7 +81,8 @@ pub(crate) fn solve<B: BitSet>(
             solve_root_split(pos, cfg, table)
         };
     }
-    let mut w = Dfpn::new(pos, cfg, table);
+    let plan = memory::plan(cfg, pos.geometry());
+    let mut w = Dfpn::new(pos, cfg, table, &plan);
     let outcome = w.run();
     w.stats.time = w.limits.start.elapsed();
     SolveResult { outcome, stats: w.stats }
@@ -100,7 +102,8 @@ fn solve_root_split<B: BitSet>(
     let start = std::time::Instant::now();
     let mut stats = Stats::default();
     let mut root = pos.clone();
-    let mut pipe = Pipeline::new(&cfg.knowledge, pos.geometry());
+    let plan = memory::plan(cfg, pos.geometry());
+    let mut pipe = Pipeline::with_plan(&cfg.knowledge, pos.geometry(), &plan);
     let node = pipe.analyse(&mut root, 0, &mut stats);
     let moves = match node.verdict {
         Verdict::Win { mv, carrier } => {
@@ -126,8 +129,11 @@ fn solve_root_split<B: BitSet>(
         let handles: Vec<_> = (0..cfg.threads.min(moves.len()).max(1))
             .map(|_| {
                 let (done, next, moves, single) = (done.clone(), &next, &moves, &single);
+                let plan = &plan;
                 s.spawn(move || {
                     let mut out = Vec::new();
+                    // One worker per thread, re-rooted at each move: its caches stay warm.
+                    let mut w = Dfpn::new(pos, single, table, plan);
                     loop {
                         let i = next.fetch_add(1, Ordering::Relaxed);
                         if i >= moves.len() || done.load(Ordering::Relaxed) {
@@ -139,11 +145,11 @@ fn solve_root_split<B: BitSet>(
                         let o = if p.winner() == Some(me) {
                             (Outcome::Loss { carrier: B::EMPTY }, Stats::default())
                         } else {
-                            let mut w = Dfpn::new(&p, single, table);
-                            w.limits =
+                            let limits =
                                 Limits::started_at(&single.budget, start).with_done(done.clone());
+                            w.reroot(&p, limits);
                             let o = w.run();
-                            (o, w.stats)
+                            (o, std::mem::take(&mut w.stats))
                         };
                         if matches!(o.0, Outcome::Loss { .. }) {
                             done.store(true, Ordering::Relaxed);
@@ -196,15 +202,16 @@ fn solve_parallel<B: BitSet>(
     table: &Table<B>,
 ) -> SolveResult<B> {
     let start = std::time::Instant::now();
+    let plan = memory::plan(cfg, pos.geometry());
     let busy: Vec<AtomicU32> = (0..BUSY).map(|_| AtomicU32::new(0)).collect();
     let done = Arc::new(AtomicBool::new(false));
     let results: Vec<(Outcome<B>, Stats)> = std::thread::scope(|s| {
         let handles: Vec<_> = (0..cfg.threads)
             .map(|_| {
                 let done = done.clone();
-                let busy = &busy[..];
+                let (busy, plan) = (&busy[..], &plan);
                 s.spawn(move || {
-                    let mut w = Dfpn::new(pos, cfg, table);
+                    let mut w = Dfpn::new(pos, cfg, table, plan);
                     w.limits = Limits::new(&cfg.budget).with_done(done.clone());
                     w.busy = Some(busy);
                     let o = w.run();
@@ -235,12 +242,17 @@ fn solve_parallel<B: BitSet>(
 }
 
 impl<'t, B: BitSet> Dfpn<'t, B> {
-    pub(crate) fn new(pos: &Position<B>, cfg: &SolverConfig, table: &'t Table<B>) -> Dfpn<'t, B> {
+    pub(crate) fn new(
+        pos: &Position<B>,
+        cfg: &SolverConfig,
+        table: &'t Table<B>,
+        plan: &memory::Plan,
+    ) -> Dfpn<'t, B> {
         let geom = pos.geometry();
         let n = geom.cells().len() + 2;
         Dfpn {
             pos: pos.clone(),
-            pipe: Pipeline::new(&cfg.knowledge, geom),
+            pipe: Pipeline::with_plan(&cfg.knowledge, geom, plan),
             table,
             limits: Limits::new(&cfg.budget),
             stats: Stats::default(),
@@ -249,6 +261,14 @@ impl<'t, B: BitSet> Dfpn<'t, B> {
             order: Vec::with_capacity(n),
             busy: None,
         }
+    }
+
+    /// Makes `pos` (a position of the same board) the root of the next [`Dfpn::run`], with
+    /// fresh limits; the knowledge caches are kept.
+    fn reroot(&mut self, pos: &Position<B>, limits: Limits) {
+        self.pos.clone_from(pos);
+        self.key = keys::position(pos);
+        self.limits = limits;
     }
 
     /// Searches the root until it is solved or the budget runs out.

@@ -16,6 +16,7 @@ use crate::budget::Limits;
 use crate::config::SolverConfig;
 use crate::connect;
 use crate::knowledge::{Pipeline, Verdict};
+use crate::memory;
 use crate::outcome::{Outcome, SolveResult, Stats, StopReason};
 
 const NONE: u32 = u32::MAX;
@@ -117,8 +118,9 @@ impl Rng {
 pub(crate) fn solve<B: BitSet>(pos: &Position<B>, cfg: &SolverConfig) -> SolveResult<B> {
     let mut limits = Limits::new(&cfg.budget);
     let mut stats = Stats::default();
-    let mut pipe = Pipeline::new(&cfg.knowledge, pos.geometry());
-    let cap = ((cfg.tt_mib.max(1) << 20) / std::mem::size_of::<Node<B>>()).max(16);
+    let plan = memory::plan(cfg, pos.geometry());
+    let mut pipe = Pipeline::with_plan(&cfg.knowledge, pos.geometry(), &plan);
+    let cap = (plan.table_bytes / std::mem::size_of::<Node<B>>()).max(16);
     let mut tree: Vec<Node<B>> = Vec::with_capacity(cap.min(1 << 16));
     tree.push(Node::leaf(NONE, u16::MAX));
     let mut p = pos.clone();

@@ -13,9 +13,10 @@ use nash_board::{BitSet, Cell, Color, Geometry, Position};
 use nash_patterns::{Ice, PatternSet};
 use nash_vc::{Resistance, VcBuilder};
 
-use crate::config::{Knowledge, MoveOrdering};
+use crate::config::{Knowledge, MoveOrdering, SolverConfig};
 use crate::connect;
 use crate::keys;
+use crate::memory;
 use crate::outcome::Stats;
 
 /// What knowledge says about a node, for the player to move.
@@ -67,6 +68,9 @@ pub(crate) struct Pipeline<B: BitSet> {
     vc_fresh: Option<usize>,
     /// Recent analyses of this worker (empty when there is no H-search to save).
     cache: Vec<Cached<B>>,
+    /// The size the cache may grow to, and the analyses stored since it last grew.
+    cache_max: usize,
+    cache_stored: usize,
     /// The cache slot of the position last analysed, if it came from or went to the cache.
     cached: Option<usize>,
     scratch: Vec<Cell>,
@@ -76,7 +80,18 @@ pub(crate) struct Pipeline<B: BitSet> {
 }
 
 impl<B: BitSet> Pipeline<B> {
-    pub(crate) fn new(cfg: &Knowledge, geom: &'static Geometry<B>) -> Pipeline<B> {
+    /// The pipeline of one worker of a solve with `solver`, its caches sized by
+    /// [`memory::plan`] so that the solve stays within its memory limit.
+    pub(crate) fn new(solver: &SolverConfig, geom: &'static Geometry<B>) -> Pipeline<B> {
+        Pipeline::with_plan(&solver.knowledge, geom, &memory::plan(solver, geom))
+    }
+
+    /// A pipeline whose caches have the sizes of `plan`.
+    pub(crate) fn with_plan(
+        cfg: &Knowledge,
+        geom: &'static Geometry<B>,
+        plan: &memory::Plan,
+    ) -> Pipeline<B> {
         let mut centre = vec![0; B::CAPACITY];
         let (cols, rows) = (geom.cols() as i32, geom.rows() as i32);
         for cell in geom.cells() {
@@ -92,22 +107,9 @@ impl<B: BitSet> Pipeline<B> {
         let ice = cfg
             .fill_in
             .then(|| Ice::new(geom, &PatternSet::builtin(), nash_patterns::Config::default()));
-        let want_vc = cfg.vc
-            || cfg.mustplay
-            || matches!(cfg.ordering, MoveOrdering::HScore | MoveOrdering::Resistance);
         let n = geom.cells().len() + 2;
-        let vc: Vec<_> = if want_vc {
-            // A builder holds tables quadratic in the number of cells: fewer on big boards.
-            let pool = match n {
-                0..=66 => 32,
-                67..=123 => 16,
-                _ => 4,
-            };
-            (0..pool).map(|_| VcBuilder::new(cfg.hsearch)).collect()
-        } else {
-            Vec::new()
-        };
-        let cache = if want_vc { vec![Cached::default(); CACHE_SLOTS] } else { Vec::new() };
+        let vc: Vec<_> = (0..plan.pool).map(|_| VcBuilder::new(cfg.hsearch)).collect();
+        let cache = vec![Cached::default(); plan.cache_slots.min(CACHE_START)];
         Pipeline {
             cfg: cfg.clone(),
             centre,
@@ -119,6 +121,8 @@ impl<B: BitSet> Pipeline<B> {
             vc,
             vc_fresh: None,
             cache,
+            cache_max: plan.cache_slots,
+            cache_stored: 0,
             cached: None,
             scratch: Vec::with_capacity(n),
             resistance: RefCell::new(Resistance::default()),
@@ -159,6 +163,7 @@ impl<B: BitSet> Pipeline<B> {
             return node;
         }
         let node = self.analyse_uncached(pos, depth, stats);
+        let slot = self.cache_slot(key);
         let mut scratch = std::mem::take(&mut self.scratch);
         self.order(pos, node.moves, &mut scratch);
         let e = &mut self.cache[slot];
@@ -362,6 +367,20 @@ impl<B: BitSet> Pipeline<B> {
         slot
     }
 
+    /// The slot where the analysis of `key` goes. The cache starts small, so short solves do
+    /// not pay for clearing a large one, and grows by fourfold steps up to its planned size
+    /// while it keeps filling (what it held is dropped; it is only a cache).
+    fn cache_slot(&mut self, key: u64) -> usize {
+        self.cache_stored += 1;
+        if self.cache_stored > self.cache.len() && self.cache.len() < self.cache_max {
+            let len = (self.cache.len() * 4).min(self.cache_max);
+            self.cache.clear();
+            self.cache.resize(len, Cached::default());
+            self.cache_stored = 0;
+        }
+        key as usize & (self.cache.len() - 1)
+    }
+
     /// Writes `moves` into `out` in search order (best first).
     pub(crate) fn order(&self, pos: &Position<B>, moves: B, out: &mut Vec<Cell>) {
         out.clear();
@@ -420,8 +439,14 @@ impl<B: BitSet> Pipeline<B> {
     }
 }
 
-/// Slots of the per-worker analysis cache.
-const CACHE_SLOTS: usize = 1 << 16;
+/// Slots of a new pipeline's analysis cache.
+const CACHE_START: usize = 1 << 10;
+
+/// The bytes of one analysis-cache slot.
+pub(crate) fn cached_bytes<B: BitSet>() -> usize {
+    std::mem::size_of::<Cached<B>>()
+}
+
 /// Moves whose order a cache slot remembers.
 const ORDER_MAX: usize = 48;
 

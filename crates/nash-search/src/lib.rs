@@ -12,6 +12,7 @@ mod dfpn;
 mod ews;
 mod keys;
 mod knowledge;
+mod memory;
 mod negamax;
 mod outcome;
 mod pattern;
@@ -36,7 +37,7 @@ pub fn solve<B: BitSet>(pos: &Position<B>, cfg: &SolverConfig) -> SolveResult<B>
     if let Some(r) = decided(pos) {
         return r;
     }
-    let table = Table::with_mib(cfg.tt_mib);
+    let table = Table::with_bytes(memory::plan(cfg, pos.geometry()).table_bytes);
     solve_in(pos, cfg, &table)
 }
 

@@ -33,7 +33,7 @@ pub(crate) fn solve<B: BitSet>(
     let n = geom.cells().len() + 2;
     let mut s = Negamax {
         pos: pos.clone(),
-        pipe: Pipeline::new(&cfg.knowledge, geom),
+        pipe: Pipeline::new(cfg, geom),
         table: cfg.use_tt.then_some(table),
         limits: Limits::new(&cfg.budget),
         stats: Stats::default(),

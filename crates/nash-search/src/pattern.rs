@@ -63,7 +63,7 @@ pub(crate) fn solve<B: BitSet>(
     let mut s = Search {
         mode,
         pos: pos.clone(),
-        pipe: Pipeline::new(&cfg.knowledge, geom),
+        pipe: Pipeline::new(cfg, geom),
         table: cfg.use_tt.then_some(table),
         limits: Limits::new(&cfg.budget),
         stats: Stats::default(),

@@ -69,7 +69,6 @@ struct Bucket<B> {
 pub(crate) struct Table<B> {
     buckets: *mut Bucket<B>,
     len: usize,
-    mask: usize,
 }
 
 // SAFETY: every access to a bucket's slots goes through that bucket's spin lock (`with`), so
@@ -85,15 +84,9 @@ impl<B> std::fmt::Debug for Table<B> {
 }
 
 impl<B: BitSet> Table<B> {
-    /// A table of at most `mib` MiB (at least one bucket).
-    pub(crate) fn with_mib(mib: usize) -> Table<B> {
-        let bytes = mib.max(1) << 20;
-        let per = std::mem::size_of::<Bucket<B>>();
-        let mut len = 1usize;
-        while len * 2 * per <= bytes {
-            len *= 2;
-        }
-        Table::with_buckets(len)
+    /// A table of at most `bytes` bytes (at least one bucket).
+    pub(crate) fn with_bytes(bytes: usize) -> Table<B> {
+        Table::with_buckets((bytes / std::mem::size_of::<Bucket<B>>()).max(1))
     }
 
     fn with_buckets(len: usize) -> Table<B> {
@@ -106,13 +99,15 @@ impl<B: BitSet> Table<B> {
         if ptr.is_null() {
             alloc::handle_alloc_error(layout);
         }
-        Table { buckets: ptr, len, mask: len - 1 }
+        Table { buckets: ptr, len }
     }
 
     #[inline]
     fn with<R>(&self, key: u64, f: impl FnOnce(&mut [Entry<B>; WAYS]) -> R) -> R {
-        let idx = (key as usize ^ (key >> 32) as usize) & self.mask;
-        // SAFETY: idx <= mask < len, inside the allocation.
+        // Multiply-shift maps the key onto any number of buckets (no power of two needed, so
+        // the table can use its whole memory limit).
+        let idx = ((u128::from(key) * self.len as u128) >> 64) as usize;
+        // SAFETY: key < 2^64, so idx < len: inside the allocation.
         let bucket = unsafe { &*self.buckets.add(idx) };
         while bucket
             .lock

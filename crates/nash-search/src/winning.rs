@@ -8,6 +8,7 @@ use nash_board::{BitSet, Cell, Position};
 use rayon::prelude::*;
 
 use crate::config::SolverConfig;
+use crate::memory;
 use crate::outcome::{Outcome, Stats, WinningMoves};
 use crate::table::Table;
 
@@ -28,7 +29,19 @@ pub fn winning_moves<B: BitSet>(pos: &Position<B>, cfg: &SolverConfig) -> Winnin
         return out;
     }
     let start = std::time::Instant::now();
-    let table = Table::with_mib(cfg.tt_mib);
+    // With several threads each move's solve runs single-threaded with a share of the memory
+    // limit for its own caches; the table they share gets what the workers leave.
+    let threads = cfg.threads.max(1);
+    let single = SolverConfig { threads: 1, tt_mib: (cfg.tt_mib / threads).max(1), ..cfg.clone() };
+    let geom = pos.geometry();
+    let table = if threads > 1 {
+        let plan = memory::plan(&single, geom);
+        let workers = threads * plan.worker_bytes(geom, &single);
+        let limit = cfg.tt_mib.max(1) << 20;
+        Table::with_bytes(limit.saturating_sub(workers + memory::BASE_BYTES).max(1 << 20))
+    } else {
+        Table::with_bytes(memory::plan(cfg, geom).table_bytes)
+    };
     let moves: Vec<Cell> = pos.legal_moves().iter().collect();
     let decide = |m: Cell, cfg: &SolverConfig| -> (Cell, Option<bool>, Stats) {
         let mut p = pos.clone();
@@ -45,8 +58,7 @@ pub fn winning_moves<B: BitSet>(pos: &Position<B>, cfg: &SolverConfig) -> Winnin
         (m, win, r.stats)
     };
     let results: Vec<(Cell, Option<bool>, Stats)> = if cfg.threads > 1 {
-        // One worker per move; each move's own solve runs single-threaded.
-        let single = SolverConfig { threads: 1, ..cfg.clone() };
+        // One worker per move.
         let collected = Mutex::new(Vec::with_capacity(moves.len()));
         match rayon::ThreadPoolBuilder::new().num_threads(cfg.threads).build() {
             Ok(pool) => pool.install(|| {

@@ -31,7 +31,7 @@ pub struct SolverArgs {
     /// Worker threads.
     #[arg(long, default_value_t = 1)]
     pub threads: usize,
-    /// Transposition-table size limit in MiB.
+    /// Memory limit in MiB for the transposition table and the search workers' caches.
     #[arg(long, default_value_t = 256)]
     pub tt_mib: usize,
     /// Give up after this many seconds.

@@ -1,0 +1,126 @@
+//! How a solve divides its memory limit ([`SolverConfig::tt_mib`]) so that the limit bounds the
+//! whole process: each worker's knowledge caches (the analysis cache and the pool of H-search
+//! builders) are sized first, within a share of the limit, and the transposition table (or the
+//! node store of PNS and EWS) gets what is left.
+
+use nash_board::{BitSet, Geometry};
+
+use crate::config::{MoveOrdering, SolverConfig, SolverKind};
+use crate::knowledge::cached_bytes;
+
+const MIB: usize = 1 << 20;
+
+/// Memory the program needs besides the solver's tables: code, stacks, the position and
+/// pattern tables (measured as the peak resident size of a knowledge-free solve, rounded up).
+pub(crate) const BASE_BYTES: usize = 8 * MIB;
+
+/// Slots of a worker's analysis cache when memory allows.
+const CACHE_SLOTS_MAX: usize = 1 << 16;
+
+/// The sizes a solve runs with.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Plan {
+    /// Bytes for the transposition table, or for the node store of PNS and EWS.
+    pub(crate) table_bytes: usize,
+    /// H-search builders per worker (0 without virtual connections).
+    pub(crate) pool: usize,
+    /// Analysis-cache slots per worker (a power of two, or 0).
+    pub(crate) cache_slots: usize,
+}
+
+impl Plan {
+    /// The bytes one worker's caches can reach.
+    pub(crate) fn worker_bytes<B: BitSet>(&self, geom: &Geometry<B>, cfg: &SolverConfig) -> usize {
+        self.pool * builder_bytes::<B>(geom, cfg) + self.cache_slots * cached_bytes::<B>()
+    }
+}
+
+/// Workers that each hold knowledge caches during a solve with `cfg`: the parallel df-pn
+/// solvers add one for the root's own analysis.
+pub(crate) fn workers(cfg: &SolverConfig) -> usize {
+    if cfg.kind == SolverKind::Dfpn && cfg.threads > 1 {
+        cfg.threads + 1
+    } else {
+        1
+    }
+}
+
+/// Whether the knowledge pipeline builds virtual connections (and so keeps caches).
+fn wants_vc(cfg: &SolverConfig) -> bool {
+    let k = &cfg.knowledge;
+    k.vc || k.mustplay || matches!(k.ordering, MoveOrdering::HScore | MoveOrdering::Resistance)
+}
+
+/// An upper estimate of one H-search builder's memory once warm: two players' stores, each with
+/// a list header per ordered pair of ends and, per unordered pair, lists grown up to the caps.
+pub(crate) fn builder_bytes<B: BitSet>(geom: &Geometry<B>, cfg: &SolverConfig) -> usize {
+    let ends = geom.cells().len() + 4;
+    let h = &cfg.knowledge.hsearch;
+    let full = std::mem::size_of::<B>();
+    let semi = 2 * std::mem::size_of::<B>();
+    let per_pair = h.max_fulls.unwrap_or(32) * full + h.max_semis.unwrap_or(64) * semi;
+    2 * (ends * ends * 64 + ends * ends / 2 * per_pair)
+}
+
+/// The builders a worker wants on a board (each holds tables quadratic in the cells).
+fn pool_wanted<B: BitSet>(geom: &Geometry<B>) -> usize {
+    match geom.cells().len() + 2 {
+        0..=66 => 32,
+        67..=123 => 16,
+        _ => 4,
+    }
+}
+
+/// Plans a solve of a position on `geom` with `cfg`: each worker's caches get at most half the
+/// limit divided among the workers (a builder pool never below two, parent and child), and the
+/// table gets the rest, at least one MiB.
+pub(crate) fn plan<B: BitSet>(cfg: &SolverConfig, geom: &Geometry<B>) -> Plan {
+    let limit = cfg.tt_mib.max(1).saturating_mul(MIB);
+    if !wants_vc(cfg) {
+        let table_bytes = limit.saturating_sub(BASE_BYTES).max(MIB);
+        return Plan { table_bytes, pool: 0, cache_slots: 0 };
+    }
+    let workers = workers(cfg);
+    let share = limit / 2 / workers;
+    let builder = builder_bytes(geom, cfg);
+    let mut pool = pool_wanted(geom);
+    while pool > 2 && pool * builder > share / 2 {
+        pool /= 2;
+    }
+    let mut cache_slots = CACHE_SLOTS_MAX;
+    while cache_slots > 256 && pool * builder + cache_slots * cached_bytes::<B>() > share {
+        cache_slots /= 2;
+    }
+    let mut plan = Plan { table_bytes: 0, pool, cache_slots };
+    let used = workers * plan.worker_bytes(geom, cfg) + BASE_BYTES;
+    plan.table_bytes = limit.saturating_sub(used).max(MIB);
+    plan
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use nash_board::Bitboard;
+
+    #[test]
+    fn caches_and_table_fit_the_limit() {
+        for size in [4, 6, 7, 8, 11] {
+            let geom = Geometry::<Bitboard>::get(size, size).expect("board size");
+            for (mib, threads) in [(64, 1), (256, 1), (512, 2), (2048, 2)] {
+                let cfg = SolverConfig { tt_mib: mib, threads, ..SolverConfig::default() };
+                let p = plan(&cfg, geom);
+                let total = p.table_bytes + workers(&cfg) * p.worker_bytes(geom, &cfg) + BASE_BYTES;
+                assert!(total <= mib * MIB, "{size}x{size} {mib} MiB x{threads}: {total} bytes");
+                assert!(p.pool >= 2 && p.cache_slots.is_power_of_two());
+            }
+        }
+    }
+
+    #[test]
+    fn a_large_limit_keeps_the_full_caches() {
+        let geom = Geometry::<Bitboard>::get(6, 6).expect("board size");
+        let cfg = SolverConfig { tt_mib: 1024, ..SolverConfig::default() };
+        let p = plan(&cfg, geom);
+        assert_eq!((p.pool, p.cache_slots), (32, CACHE_SLOTS_MAX));
+    }
+}
