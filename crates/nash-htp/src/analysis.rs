@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use nash_board::{BitSet, Cell, Color, Move, Position};
 use nash_patterns::{Analysis, Ice};
-use nash_search::{solve, winning_moves, Outcome, SolverConfig, StopReason};
+use nash_search::{solve, Outcome, SolverConfig, SolverTable, StopReason};
 use nash_vc::{HSearchConfig, VcBuilder};
 
 use crate::engine::{cell_list, with_to_move};
@@ -26,17 +26,21 @@ pub(crate) enum Inferior {
 }
 
 /// The winner of the position with `to_move` (default: the side to move) to play, or why the
-/// solver stopped.
+/// solver stopped; in `table` when one is kept between solves.
 pub(crate) fn solve_state<B: BitSet>(
     pos: &Position<B>,
     to_move: Option<Color>,
     cfg: &SolverConfig,
+    table: Option<&mut SolverTable<B>>,
 ) -> Result<Color, StopReason> {
     let p = with_to_move(pos, to_move.unwrap_or(pos.to_move()));
     if let Some(w) = p.winner() {
         return Ok(w);
     }
-    let r = solve(&p, cfg);
+    let r = match table {
+        Some(t) => t.solve(&p, cfg),
+        None => solve(&p, cfg),
+    };
     match r.outcome {
         Outcome::Unknown { reason } => Err(reason),
         o => Ok(o.winner(p.to_move()).expect("decided outcome has a winner")),
@@ -48,13 +52,14 @@ pub(crate) fn find_winning<B: BitSet>(
     pos: &Position<B>,
     color: Color,
     cfg: &SolverConfig,
+    table: &mut SolverTable<B>,
 ) -> Result<String, HtpError> {
     let p = with_to_move(pos, color);
     if let Some(w) = p.winner() {
         // A finished game: every move keeps the winner's win, none saves the loser.
         return Ok(if w == color { cell_list(p.empty_cells()) } else { String::new() });
     }
-    let w = winning_moves(&p, cfg);
+    let w = table.winning_moves(&p, cfg);
     if !w.unknown.is_empty() {
         let reason = match cfg.budget.time {
             Some(_) => "time limit reached",

@@ -4,8 +4,10 @@ use std::io::{self, BufRead, Write};
 use std::panic::{self, AssertUnwindSafe};
 use std::time::Duration;
 
-use nash_board::{with_position, AnyPosition, BitSet, Cell, Color, Move, Position};
-use nash_search::{SolverConfig, SolverKind};
+use nash_board::{
+    with_position, AnyPosition, BitSet, Bitboard, Cell, Color, Move, Position, WideBitboard,
+};
+use nash_search::{SolverConfig, SolverKind, SolverTable};
 
 use crate::protocol::{format_answer, parse_line, Command};
 use crate::{analysis, HtpError};
@@ -99,6 +101,10 @@ pub struct Engine {
     pos: AnyPosition,
     params: SolverParams,
     time_left: [Option<Duration>; 2],
+    /// The df-pn table, kept between `dfpn-…` commands until `dfpn-clear-tt` (as Benzene
+    /// does), one per bitboard width.
+    dfpn_small: SolverTable<Bitboard>,
+    dfpn_wide: SolverTable<WideBitboard>,
 }
 
 impl Default for Engine {
@@ -114,6 +120,8 @@ impl Engine {
             pos: AnyPosition::new(DEFAULT_SIZE, DEFAULT_SIZE).expect("11x11 is a valid board"),
             params: SolverParams::default(),
             time_left: [None; 2],
+            dfpn_small: SolverTable::new(),
+            dfpn_wide: SolverTable::new(),
         }
     }
 
@@ -163,6 +171,8 @@ impl Engine {
             Ok(r) => r,
             Err(payload) => {
                 self.pos = saved;
+                // A solve that stopped half-way may have left its table in any state.
+                self.clear_tables();
                 let message = payload
                     .downcast_ref::<&str>()
                     .map(|s| (*s).to_owned())
@@ -231,13 +241,26 @@ impl Engine {
             }
             "hexgui-analyze_commands" => no_args(cmd).map(|()| ANALYZE_COMMANDS.to_owned()),
             "param_dfpn" => self.param_dfpn(cmd),
-            "dfpn-clear-tt" => no_args(cmd).map(|()| String::new()),
+            "dfpn-clear-tt" => {
+                no_args(cmd)?;
+                self.clear_tables();
+                Ok(String::new())
+            }
             "dfpn-solve-state" => self.solve_state(cmd, SolverKind::Dfpn),
             "dfs-solve-state" => self.solve_state(cmd, SolverKind::Pattern),
             "dfpn-solver-find-winning" => {
                 let color = color_arg(cmd)?;
                 let cfg = self.params.config(SolverKind::Dfpn);
-                with_position!(&self.pos, p => analysis::find_winning(p, color, &cfg))
+                match &self.pos {
+                    AnyPosition::Small(p) => {
+                        self.dfpn_wide.clear();
+                        analysis::find_winning(p, color, &cfg, &mut self.dfpn_small)
+                    }
+                    AnyPosition::Wide(p) => {
+                        self.dfpn_small.clear();
+                        analysis::find_winning(p, color, &cfg, &mut self.dfpn_wide)
+                    }
+                }
             }
             "compute-inferior" | "compute-fillin" | "compute-dead" => {
                 let color = color_arg(cmd)?;
@@ -352,6 +375,12 @@ impl Engine {
         }
     }
 
+    /// Forgets the kept df-pn tables.
+    fn clear_tables(&mut self) {
+        self.dfpn_small.clear();
+        self.dfpn_wide.clear();
+    }
+
     fn solve_state(&mut self, cmd: &Command, kind: SolverKind) -> Result<String, HtpError> {
         arity(cmd, 0, 1, "an optional colour to move")?;
         let to_move = match cmd.args.first() {
@@ -359,7 +388,18 @@ impl Engine {
             None => None,
         };
         let cfg = self.params.config(kind);
-        let winner = with_position!(&self.pos, p => analysis::solve_state(p, to_move, &cfg));
+        // Df-pn keeps its table between commands; the depth-first search starts afresh.
+        let winner = match (&self.pos, kind) {
+            (AnyPosition::Small(p), SolverKind::Dfpn) => {
+                self.dfpn_wide.clear();
+                analysis::solve_state(p, to_move, &cfg, Some(&mut self.dfpn_small))
+            }
+            (AnyPosition::Wide(p), SolverKind::Dfpn) => {
+                self.dfpn_small.clear();
+                analysis::solve_state(p, to_move, &cfg, Some(&mut self.dfpn_wide))
+            }
+            (pos, _) => with_position!(pos, p => analysis::solve_state(p, to_move, &cfg, None)),
+        };
         Ok(winner.map_or_else(|reason| format!("unknown ({reason})"), |c| c.to_string()))
     }
 }

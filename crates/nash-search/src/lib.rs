@@ -16,6 +16,7 @@ mod memory;
 mod negamax;
 mod outcome;
 mod pattern;
+mod persistent;
 mod pns;
 mod table;
 mod winning;
@@ -23,6 +24,7 @@ mod winning;
 pub use config::{Budget, Knowledge, MoveOrdering, SolverConfig, SolverKind};
 pub use outcome::WinningMoves;
 pub use outcome::{Outcome, SolveResult, Stats, StopReason};
+pub use persistent::SolverTable;
 pub use winning::winning_moves;
 
 use nash_board::{BitSet, Position};

@@ -1,6 +1,6 @@
 //! The exact set of winning moves: every legal move at the root is decided by a solve of the
 //! position after it. No inferior-cell pruning happens at this root, because a dominated or
-//! captured cell can still win (Solving notes, "inexact winning sets").
+//! captured cell can still win (a set found with such pruning can miss winning moves).
 
 use std::sync::Mutex;
 
@@ -19,6 +19,38 @@ use crate::table::Table;
 /// for the opponent. With `cfg.threads > 1` the moves are solved in parallel. Moves the budget
 /// leaves undecided are reported in `unknown`.
 pub fn winning_moves<B: BitSet>(pos: &Position<B>, cfg: &SolverConfig) -> WinningMoves<B> {
+    let table = Table::with_bytes(table_bytes(pos, cfg));
+    winning_moves_in(pos, cfg, &table)
+}
+
+/// The worker configuration of [`winning_moves`]: with several threads each move's solve runs
+/// single-threaded with a share of the memory limit for its own caches.
+fn single(cfg: &SolverConfig) -> SolverConfig {
+    let threads = cfg.threads.max(1);
+    SolverConfig { threads: 1, tt_mib: (cfg.tt_mib / threads).max(1), ..cfg.clone() }
+}
+
+/// The bytes of the table the solves of [`winning_moves`] share: what the workers' caches
+/// leave of the memory limit.
+pub(crate) fn table_bytes<B: BitSet>(pos: &Position<B>, cfg: &SolverConfig) -> usize {
+    let geom = pos.geometry();
+    if cfg.threads > 1 {
+        let single = single(cfg);
+        let plan = memory::plan(&single, geom);
+        let workers = cfg.threads * plan.worker_bytes(geom, &single);
+        let limit = cfg.tt_mib.max(1) << 20;
+        limit.saturating_sub(workers + memory::BASE_BYTES).max(1 << 20)
+    } else {
+        memory::plan(cfg, geom).table_bytes
+    }
+}
+
+/// [`winning_moves`] in a table the caller owns.
+pub(crate) fn winning_moves_in<B: BitSet>(
+    pos: &Position<B>,
+    cfg: &SolverConfig,
+    table: &Table<B>,
+) -> WinningMoves<B> {
     let mut out = WinningMoves {
         winning: B::EMPTY,
         losing: B::EMPTY,
@@ -29,19 +61,7 @@ pub fn winning_moves<B: BitSet>(pos: &Position<B>, cfg: &SolverConfig) -> Winnin
         return out;
     }
     let start = std::time::Instant::now();
-    // With several threads each move's solve runs single-threaded with a share of the memory
-    // limit for its own caches; the table they share gets what the workers leave.
-    let threads = cfg.threads.max(1);
-    let single = SolverConfig { threads: 1, tt_mib: (cfg.tt_mib / threads).max(1), ..cfg.clone() };
-    let geom = pos.geometry();
-    let table = if threads > 1 {
-        let plan = memory::plan(&single, geom);
-        let workers = threads * plan.worker_bytes(geom, &single);
-        let limit = cfg.tt_mib.max(1) << 20;
-        Table::with_bytes(limit.saturating_sub(workers + memory::BASE_BYTES).max(1 << 20))
-    } else {
-        Table::with_bytes(memory::plan(cfg, geom).table_bytes)
-    };
+    let single = single(cfg);
     let moves: Vec<Cell> = pos.legal_moves().iter().collect();
     let decide = |m: Cell, cfg: &SolverConfig| -> (Cell, Option<bool>, Stats) {
         let mut p = pos.clone();
@@ -49,7 +69,7 @@ pub fn winning_moves<B: BitSet>(pos: &Position<B>, cfg: &SolverConfig) -> Winnin
         if p.winner() == Some(pos.to_move()) {
             return (m, Some(true), Stats::default());
         }
-        let r = crate::solve_in(&p, cfg, &table);
+        let r = crate::solve_in(&p, cfg, table);
         let win = match r.outcome {
             Outcome::Win { .. } => Some(false),
             Outcome::Loss { .. } => Some(true),

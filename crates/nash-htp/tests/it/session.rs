@@ -161,6 +161,28 @@ fn parameters_list_in_benzene_format_and_change() {
 }
 
 #[test]
+fn the_dfpn_table_is_kept_between_commands_until_cleared() {
+    // The same answers from a fresh table, a table kept from earlier solves (also of other
+    // board sizes and parameters) and a cleared one.
+    let solves = [
+        ("dfpn-solver-find-winning b", "= d1 c2 b3 a4"),
+        ("dfpn-solve-state black", "= black"),
+        ("dfpn-solve-state white", "= white"),
+    ];
+    let mut script = vec![("boardsize 4", "= ")];
+    script.extend(solves);
+    script.extend([("boardsize 3", "= "), ("dfpn-solve-state", "= black")]);
+    script.extend([("boardsize 4", "= ")]);
+    script.extend(solves);
+    script.extend(solves);
+    script.extend([("param_dfpn tt_mib 32", "= ")]);
+    script.extend(solves);
+    script.extend([("dfpn-clear-tt", "= ")]);
+    script.extend(solves);
+    check_session(&script);
+}
+
+#[test]
 fn every_listed_command_is_known_and_implemented() {
     let list = answers(&transcript("list_commands\n"));
     let names: Vec<&str> = list[0].trim_start_matches("= ").lines().collect();

@@ -2,5 +2,6 @@
 
 mod budget;
 mod ground_truth;
+mod persistent;
 mod support;
 mod symmetry;

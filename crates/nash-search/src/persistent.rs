@@ -1,0 +1,86 @@
+//! A transposition table that outlives one solve, as a Hex engine keeps one between commands:
+//! the proofs and proof numbers one solve stores speed up the next solve on the same board
+//! (Benzene's df-pn keeps its table until `dfpn-clear-tt`).
+//!
+//! Every solved entry is a fact about its position, whatever the configuration that found it,
+//! and unsolved entries only guide the search, so reusing a table never changes a value. Keys
+//! do not name the board, so the table is started afresh when the board's shape changes, and
+//! when a new memory limit or thread count plans a different size.
+
+use nash_board::{BitSet, Position};
+
+use crate::config::SolverConfig;
+use crate::outcome::{SolveResult, WinningMoves};
+use crate::table::Table;
+use crate::{memory, solve_in, winning};
+
+/// A transposition table kept from one solve to the next. See [`SolverTable::solve`].
+pub struct SolverTable<B: BitSet> {
+    kept: Option<Kept<B>>,
+}
+
+struct Kept<B> {
+    table: Table<B>,
+    shape: (usize, usize),
+    bytes: usize,
+}
+
+impl<B: BitSet> std::fmt::Debug for SolverTable<B> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let shape = self.kept.as_ref().map(|k| k.shape);
+        f.debug_struct("SolverTable").field("shape", &shape).finish()
+    }
+}
+
+impl<B: BitSet> Default for SolverTable<B> {
+    fn default() -> SolverTable<B> {
+        SolverTable::new()
+    }
+}
+
+impl<B: BitSet> SolverTable<B> {
+    /// An empty table; memory is taken at the first solve.
+    pub fn new() -> SolverTable<B> {
+        SolverTable { kept: None }
+    }
+
+    /// Forgets everything stored (and gives the memory back).
+    pub fn clear(&mut self) {
+        self.kept = None;
+    }
+
+    /// Whether the table holds anything from an earlier solve.
+    pub fn is_empty(&self) -> bool {
+        self.kept.is_none()
+    }
+
+    /// The table for a solve of `pos` needing `bytes`, started afresh when the board or the
+    /// size differs from the kept one's.
+    fn table_for(&mut self, pos: &Position<B>, bytes: usize) -> &Table<B> {
+        let shape = (pos.cols(), pos.rows());
+        let fits = self.kept.as_ref().is_some_and(|k| k.shape == shape && k.bytes == bytes);
+        if !fits {
+            // Free the old table before taking memory for the new one.
+            self.kept = None;
+        }
+        let k =
+            self.kept.get_or_insert_with(|| Kept { table: Table::with_bytes(bytes), shape, bytes });
+        &k.table
+    }
+
+    /// [`crate::solve`] with this table: what earlier solves on the same board stored is used,
+    /// and what this one finds is kept.
+    pub fn solve(&mut self, pos: &Position<B>, cfg: &SolverConfig) -> SolveResult<B> {
+        if let Some(r) = crate::decided(pos) {
+            return r;
+        }
+        let bytes = memory::plan(cfg, pos.geometry()).table_bytes;
+        solve_in(pos, cfg, self.table_for(pos, bytes))
+    }
+
+    /// [`crate::winning_moves`] with this table.
+    pub fn winning_moves(&mut self, pos: &Position<B>, cfg: &SolverConfig) -> WinningMoves<B> {
+        let bytes = winning::table_bytes(pos, cfg);
+        winning::winning_moves_in(pos, cfg, self.table_for(pos, bytes))
+    }
+}
