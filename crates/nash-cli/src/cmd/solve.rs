@@ -43,6 +43,10 @@ pub struct SolverArgs {
     /// Turn off all knowledge (fill-in, virtual connections, mustplay, ordering).
     #[arg(long)]
     pub no_knowledge: bool,
+    /// Change the solver's H-search: comma-separated variant words applied in order to its
+    /// default (e.g. `or=3,max-semis=32`; `default`, `fast`, `exact`, `[no-]border`, ...).
+    #[arg(long, value_name = "WORDS")]
+    pub hsearch: Option<String>,
 }
 
 impl SolverArgs {
@@ -67,6 +71,9 @@ impl SolverArgs {
         cfg.budget.nodes = self.nodes;
         if self.no_knowledge {
             cfg.knowledge = Knowledge::none();
+        }
+        for word in self.hsearch.iter().flat_map(|w| w.split(',')) {
+            cfg.knowledge.hsearch.apply(word.trim())?;
         }
         Ok(cfg)
     }

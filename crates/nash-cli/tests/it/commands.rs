@@ -42,6 +42,11 @@ fn solve_names_the_winner() {
     let (code, stdout, _) = nash(&["solve", "c1", "--size", "3", "--solver", "negamax"]);
     assert_eq!(code, 0);
     assert!(stdout.contains("black wins"), "{stdout}");
+    // Another H-search for the solver's knowledge; 4x4 b2 (not a winning opening) is still
+    // White's.
+    let (code, stdout, _) = nash(&["solve", "b2", "--size", "4", "--hsearch", "or=3,border"]);
+    assert_eq!(code, 0);
+    assert!(stdout.contains("white wins"), "{stdout}");
 }
 
 #[test]
@@ -76,4 +81,5 @@ fn bad_input_is_one_line() {
     check_err(&["ica", "-", "--size", "big"], "big");
     check_err(&["vc", "e5", "--size", "4"], "e5");
     check_err(&["solve", "-", "--size", "3", "--solver", "magic"], "magic");
+    check_err(&["solve", "-", "--size", "3", "--hsearch", "or=3,sideways"], "sideways");
 }
