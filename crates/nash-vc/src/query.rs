@@ -99,7 +99,7 @@ impl<B: BitSet> VcBuilder<B> {
         let store = &self.stores[c.index()];
         let (a, b) = self.ends(c);
         let mut m = geom.cells() - self.stones[0] - self.stones[1];
-        for s in store.semis(a, b) {
+        for s in store.semis(a, b).iter() {
             m &= s.carrier;
         }
         for f in store.fulls(a, b) {
@@ -131,7 +131,7 @@ impl<B: BitSet> VcBuilder<B> {
             kind: ConnectionKind::Full,
             carrier: *c,
         });
-        let semis = store.semis(a, b).iter().map(move |s: &SemiEntry<B>| Connection {
+        let semis = store.semis(a, b).iter().map(move |s: SemiEntry<B>| Connection {
             color,
             ends,
             kind: ConnectionKind::Semi { key: B::cell_of(s.key as usize) },

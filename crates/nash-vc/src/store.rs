@@ -20,6 +20,46 @@ pub(crate) struct SemiEntry<B> {
     pub key: u16,
 }
 
+/// The semi connections of one pair of ends: carriers and keys in parallel slices.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Semis<'a, B> {
+    pub carriers: &'a [B],
+    pub keys: &'a [u16],
+}
+
+impl<'a, B: Copy> Semis<'a, B> {
+    pub fn len(&self) -> usize {
+        self.carriers.len()
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = SemiEntry<B>> + 'a {
+        let keys = self.keys;
+        self.carriers.iter().zip(keys).map(|(&carrier, &key)| SemiEntry { carrier, key })
+    }
+}
+
+/// Where one pair's list lives in its arena: `len` entries from `off`, room for `cap`.
+#[derive(Clone, Copy, Default, Debug)]
+struct Span {
+    off: u32,
+    len: u32,
+    cap: u32,
+}
+
+impl Span {
+    #[inline]
+    fn range(self) -> std::ops::Range<usize> {
+        self.off as usize..(self.off + self.len) as usize
+    }
+}
+
+/// The lists of one pair of ends.
+#[derive(Clone, Copy, Default, Debug)]
+struct PairLists {
+    fulls: Span,
+    semis: Span,
+}
+
 /// What an AND combination through a midpoint gives.
 #[derive(Clone, Copy, Debug)]
 enum AndGives<B> {
@@ -53,19 +93,29 @@ pub struct HSearchStats {
 }
 
 /// One player's connections and the state the rules need.
+///
+/// Each pair of ends (upper triangle of the dense ids) has a small header pointing into three
+/// arenas: full carriers, semi carriers and semi keys (keys apart, so a semi takes 16 + 2 bytes
+/// instead of a padded 32). A list that outgrows its block moves to the end of its arena; the
+/// arenas are emptied by every build and copy, and compacted if incremental updates leave too
+/// much unused.
 #[derive(Debug)]
 pub(crate) struct Store<B: BitSet> {
     pub color: Color,
     /// Dense ids: per bit index, the id of that cell or edge (`u16::MAX` off the board).
     id_of: B::Table,
-    /// Per dense id, its bit index.
-    bit_of: B::Table,
     /// Number of dense ids (cells of the board plus the four edges).
     n: usize,
     /// The board's columns and rows the tables were made for.
     shape: (usize, usize),
-    fulls: Vec<Vec<B>>,
-    semis: Vec<Vec<SemiEntry<B>>>,
+    /// Per dense id `x`, the pair index of `(x, y)` for `y > x` is `row[x] + y` (wrapping).
+    row: Vec<u32>,
+    /// Per pair index, its two ends as bit indices.
+    ends: Vec<[u16; 2]>,
+    lists: Vec<PairLists>,
+    full_arena: Vec<B>,
+    semi_arena: Vec<B>,
+    key_arena: Vec<u16>,
     /// Per dense id, the ends it has at least one full (semi) connection with.
     full_nbrs: Vec<B>,
     semi_nbrs: Vec<B>,
@@ -104,6 +154,27 @@ fn bits_of<B: BitSet>(set: B) -> impl Iterator<Item = usize> {
     })
 }
 
+/// The first block size of a list, and the cap it never needs to pass.
+const FIRST_BLOCK: u32 = 4;
+
+/// Makes room for one more entry in the list `span` of an arena, moving the list to a bigger
+/// block at the arena's end when its block is full. `limit` is the configured cap, if any.
+#[inline]
+fn grow<T: Copy + Default>(arena: &mut Vec<T>, span: &mut Span, limit: Option<usize>) {
+    if span.len < span.cap {
+        return;
+    }
+    let mut cap = (span.cap * 2).max(FIRST_BLOCK);
+    if let Some(limit) = limit {
+        cap = cap.min(limit as u32).max(span.len + 1);
+    }
+    let off = arena.len();
+    arena.extend_from_within(span.range());
+    arena.resize(off + cap as usize, T::default());
+    span.off = off as u32;
+    span.cap = cap;
+}
+
 impl<B: BitSet> Clone for Store<B> {
     fn clone(&self) -> Store<B> {
         let mut s = Store::new(self.color);
@@ -124,11 +195,14 @@ impl<B: BitSet> Store<B> {
         Store {
             color,
             id_of: B::ZERO_TABLE,
-            bit_of: B::ZERO_TABLE,
             n: 0,
             shape: (0, 0),
-            fulls: Vec::new(),
-            semis: Vec::new(),
+            row: Vec::new(),
+            ends: Vec::new(),
+            lists: Vec::new(),
+            full_arena: Vec::new(),
+            semi_arena: Vec::new(),
+            key_arena: Vec::new(),
             full_nbrs: Vec::new(),
             semi_nbrs: Vec::new(),
             touched: Vec::new(),
@@ -155,14 +229,15 @@ impl<B: BitSet> Store<B> {
         let n = geom.cols() * geom.rows() + 4;
         let shape = (geom.cols(), geom.rows());
         if shape != self.shape {
+            let mut bit_of = vec![0u16; n];
             let ids = self.id_of.as_mut();
             ids.fill(u16::MAX);
             for (next, c) in (geom.cells() | B::EDGES).into_iter().enumerate() {
                 let bit = B::bit_of(c);
                 ids[bit] = next as u16;
-                self.bit_of.as_mut()[next] = bit as u16;
+                bit_of[next] = bit as u16;
             }
-            self.resize(shape, n);
+            self.resize(shape, n, &bit_of);
         }
         self.forget_pairs();
         self.full_nbrs.clear();
@@ -176,28 +251,45 @@ impl<B: BitSet> Store<B> {
         self.edge_bits = [B::bit_of(Cell::edge(e1)), B::bit_of(Cell::edge(e2))];
     }
 
-    /// Sizes the pair tables for a board with `n` ends (the id tables are already set).
-    fn resize(&mut self, shape: (usize, usize), n: usize) {
+    /// Sizes the pair tables for a board with `n` ends whose bit indices are `bit_of` (the id
+    /// table is already set).
+    fn resize(&mut self, shape: (usize, usize), n: usize, bit_of: &[u16]) {
         self.shape = shape;
         self.n = n;
-        self.fulls.clear();
-        self.semis.clear();
-        self.fulls.resize_with(n * n, Vec::new);
-        self.semis.resize_with(n * n, Vec::new);
+        self.row.clear();
+        self.ends.clear();
+        for x in 0..n {
+            // Pairs (x', y) with x' < x come first: x * (2n - x - 1) / 2 of them.
+            let base = x * (2 * n - x - 1) / 2;
+            self.row.push((base as u32).wrapping_sub(x as u32 + 1));
+            for y in x + 1..n {
+                self.ends.push([bit_of[x], bit_of[y]]);
+            }
+        }
+        let pairs = self.ends.len();
+        self.lists.clear();
+        self.lists.resize(pairs, PairLists::default());
         self.is_touched.clear();
-        self.is_touched.resize(n * n, false);
+        self.is_touched.resize(pairs, false);
         self.touched.clear();
+        self.clear_arenas();
     }
 
-    /// Empties every pair that holds connections.
+    fn clear_arenas(&mut self) {
+        self.full_arena.clear();
+        self.semi_arena.clear();
+        self.key_arena.clear();
+    }
+
+    /// Empties every pair that holds connections, and the arenas.
     fn forget_pairs(&mut self) {
         for &p in &self.touched {
             let p = p as usize;
-            self.fulls[p].clear();
-            self.semis[p].clear();
+            self.lists[p] = PairLists::default();
             self.is_touched[p] = false;
         }
         self.touched.clear();
+        self.clear_arenas();
     }
 
     #[inline]
@@ -205,17 +297,23 @@ impl<B: BitSet> Store<B> {
         self.id_of.as_ref()[bit] as usize
     }
 
+    /// The pair index of two distinct dense ids.
+    #[inline]
+    fn pair_of_ids(&self, x: usize, y: usize) -> usize {
+        let (lo, hi) = if x < y { (x, y) } else { (y, x) };
+        self.row[lo].wrapping_add(hi as u32) as usize
+    }
+
     #[inline]
     pub fn pair(&self, a: usize, b: usize) -> usize {
-        let (x, y) = (self.id(a), self.id(b));
-        x.min(y) * self.n + x.max(y)
+        self.pair_of_ids(self.id(a), self.id(b))
     }
 
     /// The two ends (bit indices) of a pair index.
     #[inline]
     fn ends_of(&self, p: usize) -> (usize, usize) {
-        let t = self.bit_of.as_ref();
-        (t[p / self.n] as usize, t[p % self.n] as usize)
+        let [a, b] = self.ends[p];
+        (a as usize, b as usize)
     }
 
     #[inline]
@@ -224,6 +322,105 @@ impl<B: BitSet> Store<B> {
             self.is_touched[p] = true;
             self.touched.push(p as u32);
         }
+    }
+
+    /// The full carriers of a pair index.
+    #[inline]
+    fn full_list(&self, p: usize) -> &[B] {
+        &self.full_arena[self.lists[p].fulls.range()]
+    }
+
+    #[inline]
+    fn semis_at(&self, p: usize) -> Semis<'_, B> {
+        let r = self.lists[p].semis.range();
+        Semis { carriers: &self.semi_arena[r.clone()], keys: &self.key_arena[r] }
+    }
+
+    /// Appends a full carrier to the list of pair `p` (room is made as needed).
+    #[inline]
+    fn push_full(&mut self, p: usize, carrier: B) {
+        let span = &mut self.lists[p].fulls;
+        grow(&mut self.full_arena, span, self.config.max_fulls);
+        self.full_arena[(span.off + span.len) as usize] = carrier;
+        span.len += 1;
+    }
+
+    /// Appends a semi to the list of pair `p` (room is made as needed).
+    #[inline]
+    fn push_semi(&mut self, p: usize, carrier: B, key: u16) {
+        let span = &mut self.lists[p].semis;
+        if span.len == span.cap {
+            let mut keys = *span;
+            grow(&mut self.key_arena, &mut keys, self.config.max_semis);
+            grow(&mut self.semi_arena, span, self.config.max_semis);
+            debug_assert_eq!((keys.off, keys.cap), (span.off, span.cap));
+        }
+        let i = (span.off + span.len) as usize;
+        self.semi_arena[i] = carrier;
+        self.key_arena[i] = key;
+        span.len += 1;
+    }
+
+    /// Keeps the full carriers of pair `p` for which `keep` holds, in order.
+    #[inline]
+    fn retain_fulls(&mut self, p: usize, mut keep: impl FnMut(B) -> bool) {
+        let span = &mut self.lists[p].fulls;
+        let base = span.off as usize;
+        let mut w = 0;
+        for r in 0..span.len as usize {
+            let c = self.full_arena[base + r];
+            if keep(c) {
+                self.full_arena[base + w] = c;
+                w += 1;
+            }
+        }
+        span.len = w as u32;
+    }
+
+    /// Keeps the semis of pair `p` for which `keep` holds, in order.
+    #[inline]
+    fn retain_semis(&mut self, p: usize, mut keep: impl FnMut(B, u16) -> bool) {
+        let span = &mut self.lists[p].semis;
+        let base = span.off as usize;
+        let mut w = 0;
+        for r in 0..span.len as usize {
+            let (c, k) = (self.semi_arena[base + r], self.key_arena[base + r]);
+            if keep(c, k) {
+                self.semi_arena[base + w] = c;
+                self.key_arena[base + w] = k;
+                w += 1;
+            }
+        }
+        span.len = w as u32;
+    }
+
+    /// Moves every list to the front of fresh arenas when updates have left more than half of
+    /// the arenas unused.
+    fn compact_if_sparse(&mut self) {
+        let (mut live_f, mut live_s) = (0usize, 0usize);
+        for &p in &self.touched {
+            let l = self.lists[p as usize];
+            live_f += l.fulls.cap as usize;
+            live_s += l.semis.cap as usize;
+        }
+        if self.full_arena.len() <= 2 * live_f + 1024 && self.semi_arena.len() <= 2 * live_s + 1024
+        {
+            return;
+        }
+        let (mut fa, mut sa, mut ka) = (Vec::new(), Vec::new(), Vec::new());
+        for &p in &self.touched {
+            let l = &mut self.lists[p as usize];
+            let off = fa.len();
+            fa.extend_from_slice(&self.full_arena[l.fulls.range()]);
+            l.fulls = Span { off: off as u32, len: l.fulls.len, cap: l.fulls.len };
+            let off = sa.len();
+            sa.extend_from_slice(&self.semi_arena[l.semis.range()]);
+            ka.extend_from_slice(&self.key_arena[l.semis.range()]);
+            l.semis = Span { off: off as u32, len: l.semis.len, cap: l.semis.len };
+        }
+        self.full_arena = fa;
+        self.semi_arena = sa;
+        self.key_arena = ka;
     }
 
     /// The group name of a stone, or the cell or edge itself.
@@ -244,14 +441,14 @@ impl<B: BitSet> Store<B> {
         if a == b || !self.is_end(a) || !self.is_end(b) {
             return &[];
         }
-        &self.fulls[self.pair(a, b)]
+        self.full_list(self.pair(a, b))
     }
 
-    pub fn semis(&self, a: usize, b: usize) -> &[SemiEntry<B>] {
+    pub fn semis(&self, a: usize, b: usize) -> Semis<'_, B> {
         if a == b || !self.is_end(a) || !self.is_end(b) {
-            return &[];
+            return Semis { carriers: &[], keys: &[] };
         }
-        &self.semis[self.pair(a, b)]
+        self.semis_at(self.pair(a, b))
     }
 
     pub fn edge_pair(&self) -> (usize, usize) {
@@ -263,10 +460,10 @@ impl<B: BitSet> Store<B> {
         for &p in &self.touched {
             let p = p as usize;
             let (a, b) = self.ends_of(p);
-            for &c in &self.fulls[p] {
+            for &c in self.full_list(p) {
                 f(a, b, c, NO_KEY);
             }
-            for s in &self.semis[p] {
+            for s in self.semis_at(p).iter() {
                 f(a, b, s.carrier, s.key);
             }
         }
@@ -276,9 +473,10 @@ impl<B: BitSet> Store<B> {
     pub fn for_each_full_pair(&self, mut f: impl FnMut(usize, usize, &[B])) {
         for &p in &self.touched {
             let p = p as usize;
-            if !self.fulls[p].is_empty() {
+            let list = self.full_list(p);
+            if !list.is_empty() {
                 let (a, b) = self.ends_of(p);
-                f(a, b, &self.fulls[p]);
+                f(a, b, list);
             }
         }
     }
@@ -286,8 +484,9 @@ impl<B: BitSet> Store<B> {
     pub fn counts(&self) -> (usize, usize) {
         let mut out = (0, 0);
         for &p in &self.touched {
-            out.0 += self.fulls[p as usize].len();
-            out.1 += self.semis[p as usize].len();
+            let l = self.lists[p as usize];
+            out.0 += l.fulls.len as usize;
+            out.1 += l.semis.len as usize;
         }
         out
     }
@@ -349,8 +548,15 @@ impl<B: BitSet> Store<B> {
     pub fn derive_from(&mut self, src: &Store<B>, removed: B) {
         if self.shape != src.shape {
             self.id_of = src.id_of;
-            self.bit_of = src.bit_of;
-            self.resize(src.shape, src.n);
+            self.shape = src.shape;
+            self.n = src.n;
+            self.row.clone_from(&src.row);
+            self.ends.clone_from(&src.ends);
+            self.lists.clear();
+            self.lists.resize(src.lists.len(), PairLists::default());
+            self.is_touched.clear();
+            self.is_touched.resize(src.lists.len(), false);
+            self.touched.clear();
         }
         self.forget_pairs();
         self.full_nbrs.clear();
@@ -363,11 +569,21 @@ impl<B: BitSet> Store<B> {
             if removed.has_bit(a) || removed.has_bit(b) {
                 continue;
             }
-            let fulls = &mut self.fulls[p];
-            fulls.extend(src.fulls[p].iter().filter(|c| !c.intersects(removed)));
-            let semis = &mut self.semis[p];
-            semis.extend(src.semis[p].iter().filter(|c| !c.carrier.intersects(removed)));
-            let (has_full, has_semi) = (!fulls.is_empty(), !semis.is_empty());
+            let l = src.lists[p];
+            let f_off = self.full_arena.len();
+            self.full_arena
+                .extend(src.full_arena[l.fulls.range()].iter().filter(|c| !c.intersects(removed)));
+            let f_len = (self.full_arena.len() - f_off) as u32;
+            let s_off = self.semi_arena.len();
+            for i in l.semis.range() {
+                let c = src.semi_arena[i];
+                if !c.intersects(removed) {
+                    self.semi_arena.push(c);
+                    self.key_arena.push(src.key_arena[i]);
+                }
+            }
+            let s_len = (self.semi_arena.len() - s_off) as u32;
+            let (has_full, has_semi) = (f_len > 0, s_len > 0);
             let (ia, ib) = (self.id(a), self.id(b));
             if has_full {
                 self.full_nbrs[ia] |= B::from_bit(b);
@@ -378,6 +594,10 @@ impl<B: BitSet> Store<B> {
                 self.semi_nbrs[ib] |= B::from_bit(a);
             }
             if has_full || has_semi {
+                self.lists[p] = PairLists {
+                    fulls: Span { off: f_off as u32, len: f_len, cap: f_len },
+                    semis: Span { off: s_off as u32, len: s_len, cap: s_len },
+                };
                 self.is_touched[p] = true;
                 self.touched.push(p as u32);
             }
@@ -404,16 +624,16 @@ impl<B: BitSet> Store<B> {
             let p = self.touched[i] as usize;
             let (a, b) = self.ends_of(p);
             if a == s || b == s {
-                self.fulls[p].clear();
-                self.semis[p].clear();
+                self.lists[p].fulls.len = 0;
+                self.lists[p].semis.len = 0;
             } else {
-                self.fulls[p].retain(|c| !c.intersects(sb));
-                self.semis[p].retain(|c| !c.carrier.intersects(sb));
+                self.retain_fulls(p, |c| !c.intersects(sb));
+                self.retain_semis(p, |c, _| !c.intersects(sb));
             }
-            if self.fulls[p].is_empty() {
+            if self.lists[p].fulls.len == 0 {
                 self.drop_nbr(true, a, b);
             }
-            if self.semis[p].is_empty() {
+            if self.lists[p].semis.len == 0 {
                 self.drop_nbr(false, a, b);
             }
         }
@@ -442,65 +662,41 @@ impl<B: BitSet> Store<B> {
             // An end that was `s` changes kind (empty cell to group) even when it keeps its
             // name, so every connection at a renamed end goes through the rules again.
             let moved = renamed.has_bit(a) || renamed.has_bit(b);
-            if moved {
-                for &c in &self.fulls[p] {
+            let (na, nb) = if moved { (na, nb) } else { (a, b) };
+            let l = self.lists[p];
+            let (mut wf, mut ws) = (0, 0);
+            for r in l.fulls.range() {
+                let c = self.full_arena[r];
+                if moved || c.intersects(sb) {
                     if na != nb {
-                        self.pending.push(Work {
-                            a: na as u16,
-                            b: nb as u16,
-                            carrier: c - sb,
-                            key: NO_KEY,
-                        });
+                        let w = Work { a: na as u16, b: nb as u16, carrier: c - sb, key: NO_KEY };
+                        self.pending.push(w);
                     }
+                } else {
+                    self.full_arena[l.fulls.off as usize + wf] = c;
+                    wf += 1;
                 }
-                for e in &self.semis[p] {
-                    if na != nb {
-                        let key = if e.key as usize == s { NO_KEY } else { e.key };
-                        self.pending.push(Work {
-                            a: na as u16,
-                            b: nb as u16,
-                            carrier: e.carrier - sb,
-                            key,
-                        });
-                    }
-                }
-                self.fulls[p].clear();
-                self.semis[p].clear();
-            } else {
-                let (pending, fulls) = (&mut self.pending, &mut self.fulls[p]);
-                fulls.retain(|c| {
-                    if c.intersects(sb) {
-                        pending.push(Work {
-                            a: a as u16,
-                            b: b as u16,
-                            carrier: *c - sb,
-                            key: NO_KEY,
-                        });
-                        false
-                    } else {
-                        true
-                    }
-                });
-                let (pending, semis) = (&mut self.pending, &mut self.semis[p]);
-                semis.retain(|e| {
-                    if e.carrier.intersects(sb) {
-                        let key = if e.key as usize == s { NO_KEY } else { e.key };
-                        pending.push(Work {
-                            a: a as u16,
-                            b: b as u16,
-                            carrier: e.carrier - sb,
-                            key,
-                        });
-                        false
-                    } else {
-                        true
-                    }
-                });
             }
-            if self.fulls[p].is_empty() {
+            for r in l.semis.range() {
+                let (c, k) = (self.semi_arena[r], self.key_arena[r]);
+                if moved || c.intersects(sb) {
+                    if na != nb {
+                        let key = if k as usize == s { NO_KEY } else { k };
+                        let w = Work { a: na as u16, b: nb as u16, carrier: c - sb, key };
+                        self.pending.push(w);
+                    }
+                } else {
+                    self.semi_arena[l.semis.off as usize + ws] = c;
+                    self.key_arena[l.semis.off as usize + ws] = k;
+                    ws += 1;
+                }
+            }
+            self.lists[p].fulls.len = wf as u32;
+            self.lists[p].semis.len = ws as u32;
+            if wf == 0 {
                 self.drop_nbr(true, a, b);
             }
-            if self.semis[p].is_empty() {
+            if ws == 0 {
                 self.drop_nbr(false, a, b);
             }
         }
@@ -523,6 +719,7 @@ impl<B: BitSet> Store<B> {
             self.add_full(g, e, B::EMPTY);
         }
         self.run();
+        self.compact_if_sparse();
     }
 
     fn drop_nbr(&mut self, full: bool, a: usize, b: usize) {
@@ -540,32 +737,59 @@ impl<B: BitSet> Store<B> {
     /// Adds a full connection unless a known one's carrier is a subset; drops the connections it
     /// makes non-minimal. Returns whether it was added.
     pub fn add_full(&mut self, a: usize, b: usize, carrier: B) -> bool {
+        let (ia, ib) = (self.id(a), self.id(b));
+        let p = self.pair_of_ids(ia, ib);
+        self.add_full_at(p, a, b, ia, ib, carrier)
+    }
+
+    /// [`Store::add_full`] with the pair index and the ends' dense ids already known.
+    ///
+    /// The list is an antichain (no carrier contains another), so a carrier that is a subset of
+    /// the new one and a carrier that contains it cannot both be there (unless equal): one pass
+    /// finds the first kind or drops the second.
+    fn add_full_at(
+        &mut self,
+        p: usize,
+        a: usize,
+        b: usize,
+        ia: usize,
+        ib: usize,
+        carrier: B,
+    ) -> bool {
         debug_assert!(a != b);
         debug_assert!(!carrier.has_bit(a) && !carrier.has_bit(b));
-        let p = self.pair(a, b);
-        let list = &mut self.fulls[p];
-        if list.iter().any(|c| c.is_subset(carrier)) {
-            return false;
+        let span = self.lists[p].fulls;
+        let base = span.off as usize;
+        let mut w = 0;
+        for r in 0..span.len as usize {
+            let c = self.full_arena[base + r];
+            if c.is_subset(carrier) {
+                debug_assert_eq!(w, r, "full list of a pair is not an antichain");
+                return false;
+            }
+            if !carrier.is_subset(c) {
+                self.full_arena[base + w] = c;
+                w += 1;
+            }
         }
-        list.retain(|c| !carrier.is_subset(*c));
+        self.lists[p].fulls.len = w as u32;
         if let Some(cap) = self.config.max_fulls {
-            if list.len() >= cap {
+            if w >= cap {
                 self.stats.capped += 1;
                 return false;
             }
         }
-        list.push(carrier);
-        let semis = &mut self.semis[p];
+        self.push_full(p, carrier);
         if self.config.optimization {
-            semis.clear();
+            self.lists[p].semis.len = 0;
         } else {
-            semis.retain(|s| !carrier.is_subset(s.carrier));
+            self.retain_semis(p, |s, _| !carrier.is_subset(s));
         }
-        if semis.is_empty() {
-            self.drop_nbr(false, a, b);
+        if self.lists[p].semis.len == 0 {
+            self.semi_nbrs[ia] = self.semi_nbrs[ia].without_bit(b);
+            self.semi_nbrs[ib] = self.semi_nbrs[ib].without_bit(a);
         }
         self.touch(p);
-        let (ia, ib) = (self.id(a), self.id(b));
         self.full_nbrs[ia] |= B::from_bit(b);
         self.full_nbrs[ib] |= B::from_bit(a);
         self.queue.push(Work { a: a as u16, b: b as u16, carrier, key: NO_KEY });
@@ -579,30 +803,57 @@ impl<B: BitSet> Store<B> {
     /// Adds a semi connection unless a known full or semi connection's carrier is a subset of
     /// its carrier; drops the semis it makes non-minimal. Returns whether it was added.
     pub fn add_semi(&mut self, a: usize, b: usize, carrier: B, key: usize) -> bool {
+        let (ia, ib) = (self.id(a), self.id(b));
+        let p = self.pair_of_ids(ia, ib);
+        self.add_semi_at(p, a, b, ia, ib, carrier, key)
+    }
+
+    /// [`Store::add_semi`] with the pair index and the ends' dense ids already known (one pass
+    /// over the semis, as in [`Store::add_full_at`]).
+    #[allow(clippy::too_many_arguments)]
+    fn add_semi_at(
+        &mut self,
+        p: usize,
+        a: usize,
+        b: usize,
+        ia: usize,
+        ib: usize,
+        carrier: B,
+        key: usize,
+    ) -> bool {
         debug_assert!(a != b);
         debug_assert!(carrier.has_bit(key));
         debug_assert!(!carrier.has_bit(a) && !carrier.has_bit(b));
-        let p = self.pair(a, b);
-        let fulls = &self.fulls[p];
-        if fulls.iter().any(|c| c.is_subset(carrier))
-            || (self.config.optimization && !fulls.is_empty())
+        let l = self.lists[p];
+        if l.fulls.len > 0
+            && (self.config.optimization
+                || self.full_arena[l.fulls.range()].iter().any(|c| c.is_subset(carrier)))
         {
             return false;
         }
-        let list = &mut self.semis[p];
-        if list.iter().any(|s| s.carrier.is_subset(carrier)) {
-            return false;
+        let base = l.semis.off as usize;
+        let mut w = 0;
+        for r in 0..l.semis.len as usize {
+            let c = self.semi_arena[base + r];
+            if c.is_subset(carrier) {
+                debug_assert_eq!(w, r, "semi list of a pair is not an antichain");
+                return false;
+            }
+            if !carrier.is_subset(c) {
+                self.semi_arena[base + w] = c;
+                self.key_arena[base + w] = self.key_arena[base + r];
+                w += 1;
+            }
         }
-        list.retain(|s| !carrier.is_subset(s.carrier));
+        self.lists[p].semis.len = w as u32;
         if let Some(cap) = self.config.max_semis {
-            if list.len() >= cap {
+            if w >= cap {
                 self.stats.capped += 1;
                 return false;
             }
         }
-        list.push(SemiEntry { carrier, key: key as u16 });
+        self.push_semi(p, carrier, key as u16);
         self.touch(p);
-        let (ia, ib) = (self.id(a), self.id(b));
         self.semi_nbrs[ia] |= B::from_bit(b);
         self.semi_nbrs[ib] |= B::from_bit(a);
         self.queue.push(Work { a: a as u16, b: b as u16, carrier, key: key as u16 });
@@ -635,16 +886,29 @@ impl<B: BitSet> Store<B> {
     pub fn run(&mut self) {
         let mut head = 0;
         while head < self.queue.len() && !self.stopped {
+            if head >= 1024 && 2 * head >= self.queue.len() {
+                // Forget what was done, so the queue stays as long as what waits.
+                self.queue.drain(..head);
+                head = 0;
+            }
             let w = self.queue[head];
             head += 1;
             let (a, b) = (w.a as usize, w.b as usize);
             let p = self.pair(a, b);
             if w.key == NO_KEY {
-                if self.fulls[p].contains(&w.carrier) {
+                if self.full_list(p).contains(&w.carrier) {
                     self.full_rules(a, b, w.carrier);
                 }
-            } else if self.semis[p].iter().any(|s| s.carrier == w.carrier && s.key == w.key) {
-                self.semi_rules(a, b, w.carrier, w.key as usize);
+            } else {
+                let semis = self.semis_at(p);
+                let live = semis
+                    .carriers
+                    .iter()
+                    .zip(semis.keys)
+                    .any(|(&c, &k)| c == w.carrier && k == w.key);
+                if live {
+                    self.semi_rules(a, b, w.carrier, w.key as usize);
+                }
             }
         }
         self.queue.clear();
@@ -663,21 +927,20 @@ impl<B: BitSet> Store<B> {
                 return;
             }
             if !empty_mid && self.config.semi_and {
-                let zs = self.semi_nbrs[self.id(m)].without_bit(o);
+                let (im, io) = (self.id(m), self.id(o));
+                let zs = self.semi_nbrs[im].without_bit(o) - carrier;
                 for z in bits_of(zs) {
-                    if carrier.has_bit(z) {
-                        continue;
-                    }
-                    let p = self.pair(m, z);
-                    let mut i = 0;
-                    while i < self.semis[p].len() {
-                        let other = self.semis[p][i];
-                        i += 1;
+                    let iz = self.id(z);
+                    let span = self.lists[self.pair_of_ids(im, iz)].semis;
+                    let q = self.pair_of_ids(io, iz);
+                    for i in span.range() {
+                        let other = self.semi_arena[i];
                         self.stats.and_tries += 1;
-                        if other.carrier.intersects(carrier) || other.carrier.has_bit(o) {
+                        if other.intersects(carrier) || other.has_bit(o) {
                             continue;
                         }
-                        self.add_semi(o, z, carrier | other.carrier, other.key as usize);
+                        let key = self.key_arena[i] as usize;
+                        self.add_semi_at(q, o, z, io, iz, carrier | other, key);
                         if self.stopped {
                             return;
                         }
@@ -690,25 +953,26 @@ impl<B: BitSet> Store<B> {
     /// The AND rule between a connection `(o, m)` with `carrier` and every full connection
     /// `(m, z)` whose carrier is disjoint from it and avoids `o`; `gives` says what each
     /// combination is. Returns `false` when the early stop fired.
+    ///
+    /// Adding to the pair `(o, z)` never changes the list of `(m, z)` (`o != m`), so that list's
+    /// block is read in place while the rules add.
     fn and_with_fulls(&mut self, m: usize, o: usize, carrier: B, gives: AndGives<B>) -> bool {
-        let zs = self.full_nbrs[self.id(m)].without_bit(o);
+        let (im, io) = (self.id(m), self.id(o));
+        let zs = self.full_nbrs[im].without_bit(o) - carrier;
         for z in bits_of(zs) {
-            if carrier.has_bit(z) {
-                continue;
-            }
-            let p = self.pair(m, z);
-            let mut i = 0;
-            while i < self.fulls[p].len() {
-                let other = self.fulls[p][i];
-                i += 1;
+            let iz = self.id(z);
+            let span = self.lists[self.pair_of_ids(im, iz)].fulls;
+            let q = self.pair_of_ids(io, iz);
+            for i in span.range() {
+                let other = self.full_arena[i];
                 self.stats.and_tries += 1;
                 if other.intersects(carrier) || other.has_bit(o) {
                     continue;
                 }
                 match gives {
-                    AndGives::Full => self.add_full(o, z, carrier | other),
+                    AndGives::Full => self.add_full_at(q, o, z, io, iz, carrier | other),
                     AndGives::Semi { key, extra } => {
-                        self.add_semi(o, z, carrier | other | extra, key)
+                        self.add_semi_at(q, o, z, io, iz, carrier | other | extra, key)
                     }
                 };
                 if self.stopped {
@@ -740,15 +1004,16 @@ impl<B: BitSet> Store<B> {
     /// contain the new semi are tried, each added semi must shrink the running intersection,
     /// and at most `k` semis are combined (the OR-k rule).
     fn or_rule(&mut self, a: usize, b: usize, carrier: B) {
-        let p = self.pair(a, b);
+        let (ia, ib) = (self.id(a), self.id(b));
+        let p = self.pair_of_ids(ia, ib);
         self.or_buf.clear();
         // Only sets with an empty intersection succeed, so if all the semis together share a
         // cell there is nothing to search.
         let mut all = carrier;
-        for s in &self.semis[p] {
-            if s.carrier != carrier {
-                self.or_buf.push(s.carrier);
-                all &= s.carrier;
+        for &s in &self.semi_arena[self.lists[p].semis.range()] {
+            if s != carrier {
+                self.or_buf.push(s);
+                all &= s;
             }
         }
         if self.or_buf.is_empty() || !all.is_empty() {
@@ -762,7 +1027,7 @@ impl<B: BitSet> Store<B> {
         self.stats.or_steps += steps;
         for i in 0..self.or_out.len() {
             let u = self.or_out[i];
-            self.add_full(a, b, u);
+            self.add_full_at(p, a, b, ia, ib, u);
             if self.stopped {
                 return;
             }
