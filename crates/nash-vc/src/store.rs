@@ -119,6 +119,9 @@ pub(crate) struct Store<B: BitSet> {
     /// Per dense id, the ends it has at least one full (semi) connection with.
     full_nbrs: Vec<B>,
     semi_nbrs: Vec<B>,
+    /// Per dense id, the ends it has a full connection with an empty carrier with (adjacent
+    /// ends): the AND rule can add nothing between two such ends.
+    adjacent: Vec<B>,
     /// Pair indices that may hold connections.
     touched: Vec<u32>,
     is_touched: Vec<bool>,
@@ -205,6 +208,7 @@ impl<B: BitSet> Store<B> {
             key_arena: Vec::new(),
             full_nbrs: Vec::new(),
             semi_nbrs: Vec::new(),
+            adjacent: Vec::new(),
             touched: Vec::new(),
             is_touched: Vec::new(),
             queue: Vec::new(),
@@ -244,6 +248,8 @@ impl<B: BitSet> Store<B> {
         self.full_nbrs.resize(n, B::EMPTY);
         self.semi_nbrs.clear();
         self.semi_nbrs.resize(n, B::EMPTY);
+        self.adjacent.clear();
+        self.adjacent.resize(n, B::EMPTY);
         self.queue.clear();
         self.stopped = false;
         self.stats = HSearchStats::default();
@@ -563,6 +569,8 @@ impl<B: BitSet> Store<B> {
         self.full_nbrs.resize(src.n, B::EMPTY);
         self.semi_nbrs.clear();
         self.semi_nbrs.resize(src.n, B::EMPTY);
+        self.adjacent.clear();
+        self.adjacent.resize(src.n, B::EMPTY);
         for &p in &src.touched {
             let p = p as usize;
             let (a, b) = src.ends_of(p);
@@ -588,6 +596,10 @@ impl<B: BitSet> Store<B> {
             if has_full {
                 self.full_nbrs[ia] |= B::from_bit(b);
                 self.full_nbrs[ib] |= B::from_bit(a);
+                if self.full_arena[f_off..].iter().any(|c| c.is_empty()) {
+                    self.adjacent[ia] |= B::from_bit(b);
+                    self.adjacent[ib] |= B::from_bit(a);
+                }
             }
             if has_semi {
                 self.semi_nbrs[ia] |= B::from_bit(b);
@@ -722,8 +734,15 @@ impl<B: BitSet> Store<B> {
         self.compact_if_sparse();
     }
 
+    /// Records that `a` and `b` have no full (or no semi) connection left. An empty full
+    /// carrier is never dropped while the pair keeps a full connection (no carrier is a strict
+    /// subset of it, and it avoids every stone), so the pair is no longer adjacent only then.
     fn drop_nbr(&mut self, full: bool, a: usize, b: usize) {
         let (ia, ib) = (self.id(a), self.id(b));
+        if full {
+            self.adjacent[ia] = self.adjacent[ia].without_bit(b);
+            self.adjacent[ib] = self.adjacent[ib].without_bit(a);
+        }
         let v = if full { &mut self.full_nbrs } else { &mut self.semi_nbrs };
         v[ia] = v[ia].without_bit(b);
         v[ib] = v[ib].without_bit(a);
@@ -792,6 +811,10 @@ impl<B: BitSet> Store<B> {
         self.touch(p);
         self.full_nbrs[ia] |= B::from_bit(b);
         self.full_nbrs[ib] |= B::from_bit(a);
+        if carrier.is_empty() {
+            self.adjacent[ia] |= B::from_bit(b);
+            self.adjacent[ib] |= B::from_bit(a);
+        }
         self.queue.push(Work { a: a as u16, b: b as u16, carrier, key: NO_KEY });
         self.stats.added += 1;
         if self.config.early_stop && self.is_edge_pair(a, b) {
@@ -928,7 +951,8 @@ impl<B: BitSet> Store<B> {
             }
             if !empty_mid && self.config.semi_and {
                 let (im, io) = (self.id(m), self.id(o));
-                let zs = self.semi_nbrs[im].without_bit(o) - carrier;
+                // Between adjacent ends every result is refused (see `and_with_fulls`).
+                let zs = self.semi_nbrs[im].without_bit(o) - carrier - self.adjacent[io];
                 for z in bits_of(zs) {
                     let iz = self.id(z);
                     let span = self.lists[self.pair_of_ids(im, iz)].semis;
@@ -956,18 +980,30 @@ impl<B: BitSet> Store<B> {
     ///
     /// Adding to the pair `(o, z)` never changes the list of `(m, z)` (`o != m`), so that list's
     /// block is read in place while the rules add.
+    ///
+    /// Every combination's carrier contains `carrier`, so when `(o, z)` already has a full
+    /// connection whose carrier is a subset of `carrier` nothing can be added there: such `z`
+    /// are skipped, at once for adjacent ends (an empty carrier), and otherwise at the first
+    /// combination that would be tried. `and_tries` counts only the combinations examined.
     fn and_with_fulls(&mut self, m: usize, o: usize, carrier: B, gives: AndGives<B>) -> bool {
         let (im, io) = (self.id(m), self.id(o));
-        let zs = self.full_nbrs[im].without_bit(o) - carrier;
+        let zs = self.full_nbrs[im].without_bit(o) - carrier - self.adjacent[io];
         for z in bits_of(zs) {
             let iz = self.id(z);
             let span = self.lists[self.pair_of_ids(im, iz)].fulls;
             let q = self.pair_of_ids(io, iz);
+            let mut checked = false;
             for i in span.range() {
                 let other = self.full_arena[i];
                 self.stats.and_tries += 1;
                 if other.intersects(carrier) || other.has_bit(o) {
                     continue;
+                }
+                if !checked {
+                    checked = true;
+                    if self.full_list(q).iter().any(|c| c.is_subset(carrier)) {
+                        break;
+                    }
                 }
                 match gives {
                     AndGives::Full => self.add_full_at(q, o, z, io, iz, carrier | other),
