@@ -289,10 +289,16 @@ impl<B: BitSet> Store<B> {
 
     /// Empties every pair that holds connections, and the arenas.
     fn forget_pairs(&mut self) {
-        for &p in &self.touched {
-            let p = p as usize;
-            self.lists[p] = PairLists::default();
-            self.is_touched[p] = false;
+        if 8 * self.touched.len() > self.lists.len() {
+            // Many pairs: clearing the whole table beats scattered writes.
+            self.lists.fill(PairLists::default());
+            self.is_touched.fill(false);
+        } else {
+            for &p in &self.touched {
+                let p = p as usize;
+                self.lists[p] = PairLists::default();
+                self.is_touched[p] = false;
+            }
         }
         self.touched.clear();
         self.clear_arenas();
@@ -787,7 +793,9 @@ impl<B: BitSet> Store<B> {
                 return false;
             }
             if !carrier.is_subset(c) {
-                self.full_arena[base + w] = c;
+                if w != r {
+                    self.full_arena[base + w] = c;
+                }
                 w += 1;
             }
         }
@@ -863,8 +871,10 @@ impl<B: BitSet> Store<B> {
                 return false;
             }
             if !carrier.is_subset(c) {
-                self.semi_arena[base + w] = c;
-                self.key_arena[base + w] = self.key_arena[base + r];
+                if w != r {
+                    self.semi_arena[base + w] = c;
+                    self.key_arena[base + w] = self.key_arena[base + r];
+                }
                 w += 1;
             }
         }
@@ -1057,10 +1067,9 @@ impl<B: BitSet> Store<B> {
         }
         self.or_out.clear();
         let depth = self.config.or_limit.max_semis() - 1;
-        let mut budget = self.config.or_budget.map_or(u64::MAX, u64::from);
-        let steps =
-            or_search(&self.or_buf, 0, carrier, carrier, depth, &mut budget, &mut self.or_out);
-        self.stats.or_steps += steps;
+        let budget = self.config.or_budget.map_or(u64::MAX, u64::from);
+        let left = or_search(&self.or_buf, 0, carrier, carrier, depth, budget, &mut self.or_out);
+        self.stats.or_steps += budget - left;
         for i in 0..self.or_out.len() {
             let u = self.or_out[i];
             self.add_full_at(p, a, b, ia, ib, u);
@@ -1072,24 +1081,22 @@ impl<B: BitSet> Store<B> {
 }
 
 /// Depth-first search for sets of semis (from `list[start..]`) that bring the intersection
-/// `inter` to empty; pushes each such union. Returns the number of steps taken.
+/// `inter` to empty; pushes each such union. Each semi looked at is one step of `budget`;
+/// returns the steps left.
 fn or_search<B: BitSet>(
     list: &[B],
     start: usize,
     inter: B,
     union: B,
     depth: usize,
-    budget: &mut u64,
+    mut budget: u64,
     out: &mut Vec<B>,
 ) -> u64 {
-    let mut steps = 0;
-    for j in start..list.len() {
-        if *budget == 0 {
+    for (j, &c) in list.iter().enumerate().skip(start) {
+        if budget == 0 {
             break;
         }
-        *budget -= 1;
-        steps += 1;
-        let c = list[j];
+        budget -= 1;
         let i2 = inter & c;
         if i2 == inter {
             continue;
@@ -1101,10 +1108,10 @@ fn or_search<B: BitSet>(
                 out.push(u2);
             }
         } else if depth > 1 {
-            steps += or_search(list, j + 1, i2, u2, depth - 1, budget, out);
+            budget = or_search(list, j + 1, i2, u2, depth - 1, budget, out);
         }
     }
-    steps
+    budget
 }
 
 /// The stones of `own` connected to `seed`.
