@@ -289,7 +289,7 @@ impl<B: BitSet> Store<B> {
 
     /// Empties every pair that holds connections, and the arenas.
     fn forget_pairs(&mut self) {
-        if 8 * self.touched.len() > self.lists.len() {
+        if 2 * self.touched.len() > self.lists.len() {
             // Many pairs: clearing the whole table beats scattered writes.
             self.lists.fill(PairLists::default());
             self.is_touched.fill(false);
@@ -933,12 +933,13 @@ impl<B: BitSet> Store<B> {
                     self.full_rules(a, b, w.carrier);
                 }
             } else {
+                // Carriers in a list are distinct (an antichain), so one match decides.
                 let semis = self.semis_at(p);
                 let live = semis
                     .carriers
                     .iter()
-                    .zip(semis.keys)
-                    .any(|(&c, &k)| c == w.carrier && k == w.key);
+                    .position(|&c| c == w.carrier)
+                    .is_some_and(|i| semis.keys[i] == w.key);
                 if live {
                     self.semi_rules(a, b, w.carrier, w.key as usize);
                 }
@@ -1011,7 +1012,7 @@ impl<B: BitSet> Store<B> {
                 }
                 if !checked {
                     checked = true;
-                    if self.full_list(q).iter().any(|c| c.is_subset(carrier)) {
+                    if self.dominated(q, carrier, gives) {
                         break;
                     }
                 }
@@ -1027,6 +1028,23 @@ impl<B: BitSet> Store<B> {
             }
         }
         true
+    }
+
+    /// Whether pair `q` refuses every AND combination of an operand with `carrier` (as
+    /// `gives` says): it has a full connection inside `carrier`, or, when the combinations are
+    /// semis, a semi inside `carrier` and the midpoint. What dominates stays dominated while
+    /// connections are added (a dropped carrier is dropped for a smaller one).
+    fn dominated(&self, q: usize, carrier: B, gives: AndGives<B>) -> bool {
+        if self.full_list(q).iter().any(|c| c.is_subset(carrier)) {
+            return true;
+        }
+        match gives {
+            AndGives::Full => false,
+            AndGives::Semi { extra, .. } => {
+                let least = carrier | extra;
+                self.semis_at(q).carriers.iter().any(|c| c.is_subset(least))
+            }
+        }
     }
 
     /// The OR rule over the semis of `(a, b)` including the new one, and the AND rule with the
