@@ -41,7 +41,7 @@ fn random_position(rng: &mut SmallRng, n: usize, stones: usize) -> SmallPosition
     }
 }
 
-const VARIANTS: [(&str, &str); 10] = [
+const VARIANTS: [(&str, &str); 11] = [
     ("base", "base"),
     ("or2", "base,or2"),
     ("border", "base,border"),
@@ -52,6 +52,8 @@ const VARIANTS: [(&str, &str); 10] = [
     ("semi-and", "base,semi-and"),
     ("default", "default"),
     ("fast", "fast"),
+    // What nash-search's solvers use (`Knowledge::solver_hsearch`).
+    ("solver", "or=5,no-semi-and,max-fulls=8,max-semis=16,or-budget=256"),
 ];
 
 fn bench_table(c: &mut Criterion) {
@@ -139,6 +141,7 @@ fn bench_random(c: &mut Criterion) {
             ("base-capped", "base,max-fulls=32,max-semis=64"),
             ("default", "default"),
             ("fast", "fast"),
+            ("solver", "or=5,no-semi-and,max-fulls=8,max-semis=16,or-budget=256"),
         ] {
             let config: HSearchConfig = words.parse().unwrap();
             let mut vc = VcBuilder::<Bitboard>::new(config);
