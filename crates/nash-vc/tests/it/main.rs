@@ -4,5 +4,6 @@
 mod config;
 mod examples;
 mod incremental;
+mod minimal;
 mod oracle;
 mod soundness;
