@@ -1114,6 +1114,18 @@ fn or_search<B: BitSet>(
     mut budget: u64,
     out: &mut Vec<B>,
 ) -> u64 {
+    if depth <= 1 {
+        // The last semi of a set: `inter` is not empty, so only a semi that empties it counts
+        // (one that leaves it unchanged cannot). Same steps, without the branch per semi.
+        let rest = list.get(start..).unwrap_or(&[]);
+        let k = rest.len().min(usize::try_from(budget).unwrap_or(usize::MAX));
+        for &c in &rest[..k] {
+            if (inter & c).is_empty() {
+                push_minimal(out, union | c);
+            }
+        }
+        return budget - k as u64;
+    }
     for (j, &c) in list.iter().enumerate().skip(start) {
         if budget == 0 {
             break;
@@ -1125,15 +1137,21 @@ fn or_search<B: BitSet>(
         }
         let u2 = union | c;
         if i2.is_empty() {
-            if !out.iter().any(|o| o.is_subset(u2)) {
-                out.retain(|o| !u2.is_subset(*o));
-                out.push(u2);
-            }
-        } else if depth > 1 {
+            push_minimal(out, u2);
+        } else {
             budget = or_search(list, j + 1, i2, u2, depth - 1, budget, out);
         }
     }
     budget
+}
+
+/// Adds `u` to `out` unless a carrier there is inside it, dropping those that contain it.
+#[inline]
+fn push_minimal<B: BitSet>(out: &mut Vec<B>, u: B) {
+    if !out.iter().any(|o| o.is_subset(u)) {
+        out.retain(|o| !u.is_subset(*o));
+        out.push(u);
+    }
 }
 
 /// The stones of `own` connected to `seed`.
