@@ -1,5 +1,5 @@
 //! Integration tests for nash-vc: soundness by brute force, the seeds' worked examples,
-//! incremental updates against full rebuilds, and the configuration's text form.
+//! incremental updates against full rebuilds, minimal lists, and the configuration's text form.
 
 mod config;
 mod examples;
