@@ -51,25 +51,24 @@ fn wants_vc(cfg: &SolverConfig) -> bool {
     k.vc || k.mustplay || matches!(k.ordering, MoveOrdering::HScore | MoveOrdering::Resistance)
 }
 
-/// An upper estimate of one H-search builder's memory once warm: two players' stores, each with
-/// a list header per ordered pair of ends and, per unordered pair, lists grown up to the caps.
+/// An estimate, with room to spare, of one H-search builder's memory once warm: two players'
+/// stores, each with a list header per ordered pair of ends and, per unordered pair, lists of
+/// connections up to the caps.
 pub(crate) fn builder_bytes<B: BitSet>(geom: &Geometry<B>, cfg: &SolverConfig) -> usize {
     let ends = geom.cells().len() + 4;
     let h = &cfg.knowledge.hsearch;
     let full = std::mem::size_of::<B>();
     let semi = 2 * std::mem::size_of::<B>();
-    let per_pair = h.max_fulls.unwrap_or(32) * full + h.max_semis.unwrap_or(64) * semi;
+    // Lists grow to their caps only on a few pairs: measured warm builders hold about 300 to
+    // 500 bytes per pair of ends (6x6 to 8x8, caps 32 and 64), so a KiB per pair is ample.
+    let per_pair = (h.max_fulls.unwrap_or(32) * full + h.max_semis.unwrap_or(64) * semi).min(1024);
     2 * (ends * ends * 64 + ends * ends / 2 * per_pair)
 }
 
-/// The builders a worker wants on a board (each holds tables quadratic in the cells).
-fn pool_wanted<B: BitSet>(geom: &Geometry<B>) -> usize {
-    match geom.cells().len() + 2 {
-        0..=66 => 32,
-        67..=123 => 16,
-        _ => 4,
-    }
-}
+/// The builders a worker wants. Df-pn almost always finds a child's parent among the last few
+/// positions analysed, and a larger pool only costs cache misses: on 6x6 and 7x7 openings
+/// pools of 2 to 8 builders ran equally fast and 16 or 32 were 10-20% slower.
+const POOL_WANTED: usize = 4;
 
 /// Plans a solve of a position on `geom` with `cfg`: each worker's caches get at most half the
 /// limit divided among the workers (a builder pool never below two, parent and child), and the
@@ -83,7 +82,7 @@ pub(crate) fn plan<B: BitSet>(cfg: &SolverConfig, geom: &Geometry<B>) -> Plan {
     let workers = workers(cfg);
     let share = limit / 2 / workers;
     let builder = builder_bytes(geom, cfg);
-    let mut pool = pool_wanted(geom);
+    let mut pool = POOL_WANTED;
     while pool > 2 && pool * builder > share / 2 {
         pool /= 2;
     }
@@ -121,6 +120,6 @@ mod tests {
         let geom = Geometry::<Bitboard>::get(6, 6).expect("board size");
         let cfg = SolverConfig { tt_mib: 1024, ..SolverConfig::default() };
         let p = plan(&cfg, geom);
-        assert_eq!((p.pool, p.cache_slots), (32, CACHE_SLOTS_MAX));
+        assert_eq!((p.pool, p.cache_slots), (POOL_WANTED, CACHE_SLOTS_MAX));
     }
 }
