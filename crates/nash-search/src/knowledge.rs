@@ -486,7 +486,7 @@ fn small_threat<B: BitSet>(vc: &VcBuilder<B>, color: Color, empty: B) -> B {
         let mut best: Option<(usize, B)> = None;
         for c in vc.connections(color, x, y) {
             let gain = (inter - c.carrier).len();
-            if best.is_none_or(|(g, _)| gain > g) {
+            if best.map_or(true, |(g, _)| gain > g) {
                 best = Some((gain, c.carrier));
             }
         }
