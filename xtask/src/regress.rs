@@ -15,7 +15,7 @@ pub struct Args {
     /// Worker threads for each solve.
     #[arg(long, default_value_t = 1)]
     threads: usize,
-    /// Transposition-table limit in MiB.
+    /// Memory limit in MiB for the table and the caches of each solve.
     #[arg(long, default_value_t = 512)]
     tt_mib: usize,
     /// Seconds allowed per position.
