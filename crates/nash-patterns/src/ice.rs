@@ -373,22 +373,15 @@ impl<B: BitSet> Ice<B> {
                     // dead may be filled with either colour now (docs/patterns.md): if Q plays
                     // it, P answers on k; if Q plays k, the cell is dead.
                     let mut m = st.empty - dead;
-                    let (lb, lw) = (&labels[0], &labels[1]);
-                    let (b, w) = (Color::Black, Color::White);
                     let mut more = B::EMPTY;
                     while let Some(j) = m.lowest_bit() {
                         m = m.without_lowest();
                         let mut ks = geom.neighbours_of_bit(j) & st.empty;
                         while let Some(k) = ks.lowest_bit() {
                             ks = ks.without_lowest();
-                            let kb = B::from_bit(k);
-                            if cfg.dead_test(
-                                || graph::clique(geom, st, lb, b, j, B::EMPTY, Some(k)),
-                                || graph::clique(geom, st, lw, w, j, kb, None),
-                            ) && cfg.dead_test(
-                                || graph::clique(geom, st, lw, w, j, B::EMPTY, Some(k)),
-                                || graph::clique(geom, st, lb, b, j, kb, None),
-                            ) {
+                            if dead_once(cfg, geom, st, labels, Color::Black, j, k)
+                                && dead_once(cfg, geom, st, labels, Color::White, j, k)
+                            {
                                 more |= B::from_bit(j);
                                 break;
                             }
@@ -557,11 +550,7 @@ impl<B: BitSet> Ice<B> {
                 let mut ks = geom.neighbours_of_bit(j) & st.empty;
                 while let Some(k) = ks.lowest_bit() {
                     ks = ks.without_lowest();
-                    let kb = B::from_bit(k);
-                    if self.config.dead_test(
-                        || graph::clique(geom, st, &labels[p.index()], p, j, kb, None),
-                        || graph::clique(geom, st, &labels[q.index()], q, j, B::EMPTY, Some(k)),
-                    ) {
+                    if dead_once(self.config, geom, st, labels, q, j, k) {
                         pruned |= B::from_bit(j);
                         a.reason.as_mut()[j] = RULE_VULNERABLE;
                         a.by.as_mut()[j] = k as u16;
@@ -602,11 +591,7 @@ impl<B: BitSet> Ice<B> {
                 let mut ks = geom.neighbours_of_bit(j) & (st.empty - pruned);
                 while let Some(k) = ks.lowest_bit() {
                     ks = ks.without_lowest();
-                    let kb = B::from_bit(k);
-                    if self.config.dead_test(
-                        || graph::clique(geom, st, &labels[p.index()], p, j, B::EMPTY, Some(k)),
-                        || graph::clique(geom, st, &labels[q.index()], q, j, kb, None),
-                    ) {
+                    if dead_once(self.config, geom, st, labels, p, j, k) {
                         pruned |= B::from_bit(j);
                         a.dominated |= B::from_bit(j);
                         a.reason.as_mut()[j] = RULE_KILL_DOMINATED;
@@ -618,4 +603,23 @@ impl<B: BitSet> Ice<B> {
         }
         a.candidates = st.empty - pruned;
     }
+}
+
+/// Whether the empty cell `j` is dead once `color` has a stone on its empty neighbour `k`: the
+/// neighbourhood test of `color` with `k` joined to its groups, and of the other player with `k`
+/// taken away (either one or both, as [`Config::one_sided`] says).
+fn dead_once<B: BitSet>(
+    cfg: Config,
+    geom: &Geometry<B>,
+    st: &Stones<B>,
+    labels: &[Labels<B>; 2],
+    color: Color,
+    j: usize,
+    k: usize,
+) -> bool {
+    let other = !color;
+    cfg.dead_test(
+        || graph::clique(geom, st, &labels[color.index()], color, j, B::EMPTY, Some(k)),
+        || graph::clique(geom, st, &labels[other.index()], other, j, B::from_bit(k), None),
+    )
 }
