@@ -12,7 +12,7 @@ const MIB: usize = 1 << 20;
 
 /// Memory the program needs besides the solver's tables: code, stacks, the position and
 /// pattern tables (measured as the peak resident size of a knowledge-free solve, rounded up).
-pub(crate) const BASE_BYTES: usize = 8 * MIB;
+const BASE_BYTES: usize = 8 * MIB;
 
 /// Slots of a worker's analysis cache when memory allows.
 const CACHE_SLOTS_MAX: usize = 1 << 16;
@@ -76,8 +76,7 @@ const POOL_WANTED: usize = 4;
 pub(crate) fn plan<B: BitSet>(cfg: &SolverConfig, geom: &Geometry<B>) -> Plan {
     let limit = cfg.tt_mib.max(1).saturating_mul(MIB);
     if !wants_vc(cfg) {
-        let table_bytes = limit.saturating_sub(BASE_BYTES).max(MIB);
-        return Plan { table_bytes, pool: 0, cache_slots: 0 };
+        return Plan { table_bytes: table_share(cfg.tt_mib, 0), pool: 0, cache_slots: 0 };
     }
     let workers = workers(cfg);
     let share = limit / 2 / workers;
@@ -91,9 +90,15 @@ pub(crate) fn plan<B: BitSet>(cfg: &SolverConfig, geom: &Geometry<B>) -> Plan {
         cache_slots /= 2;
     }
     let mut plan = Plan { table_bytes: 0, pool, cache_slots };
-    let used = workers * plan.worker_bytes(geom, cfg) + BASE_BYTES;
-    plan.table_bytes = limit.saturating_sub(used).max(MIB);
+    plan.table_bytes = table_share(cfg.tt_mib, workers * plan.worker_bytes(geom, cfg));
     plan
+}
+
+/// What a limit of `tt_mib` MiB leaves for the table once the workers' caches (`workers_bytes`
+/// in all) and the program are counted: at least one MiB.
+pub(crate) fn table_share(tt_mib: usize, workers_bytes: usize) -> usize {
+    let limit = tt_mib.max(1).saturating_mul(MIB);
+    limit.saturating_sub(workers_bytes + BASE_BYTES).max(MIB)
 }
 
 #[cfg(test)]

@@ -37,9 +37,7 @@ pub(crate) fn table_bytes<B: BitSet>(pos: &Position<B>, cfg: &SolverConfig) -> u
     if cfg.threads > 1 {
         let single = single(cfg);
         let plan = memory::plan(&single, geom);
-        let workers = cfg.threads * plan.worker_bytes(geom, &single);
-        let limit = cfg.tt_mib.max(1) << 20;
-        limit.saturating_sub(workers + memory::BASE_BYTES).max(1 << 20)
+        memory::table_share(cfg.tt_mib, cfg.threads * plan.worker_bytes(geom, &single))
     } else {
         memory::plan(cfg, geom).table_bytes
     }
