@@ -46,6 +46,35 @@ struct Span {
     cap: u32,
 }
 
+/// One pass over a pair's list of carriers (an antichain) before `carrier` joins it: `None` if
+/// a carrier in the list is a subset of `carrier` (the new one is not minimal); else the list's
+/// new length, the carriers that contain `carrier` dropped and the rest moved to the front in
+/// order. `moved(w, r)` is told of each move from `r` to `w`, so that a parallel arena (the
+/// semis' keys) follows.
+#[inline]
+fn drop_supersets<B: BitSet>(
+    list: &mut [B],
+    carrier: B,
+    mut moved: impl FnMut(usize, usize),
+) -> Option<usize> {
+    let mut w = 0;
+    for r in 0..list.len() {
+        let c = list[r];
+        if c.is_subset(carrier) {
+            debug_assert_eq!(w, r, "the list of a pair is not an antichain");
+            return None;
+        }
+        if !carrier.is_subset(c) {
+            if w != r {
+                list[w] = c;
+                moved(w, r);
+            }
+            w += 1;
+        }
+    }
+    Some(w)
+}
+
 impl Span {
     #[inline]
     fn range(self) -> std::ops::Range<usize> {
@@ -788,21 +817,9 @@ impl<B: BitSet> Store<B> {
         debug_assert!(a != b);
         debug_assert!(!carrier.has_bit(a) && !carrier.has_bit(b));
         let span = self.lists[p].fulls;
-        let base = span.off as usize;
-        let mut w = 0;
-        for r in 0..span.len as usize {
-            let c = self.full_arena[base + r];
-            if c.is_subset(carrier) {
-                debug_assert_eq!(w, r, "full list of a pair is not an antichain");
-                return false;
-            }
-            if !carrier.is_subset(c) {
-                if w != r {
-                    self.full_arena[base + w] = c;
-                }
-                w += 1;
-            }
-        }
+        let Some(w) = drop_supersets(&mut self.full_arena[span.range()], carrier, |_, _| {}) else {
+            return false;
+        };
         self.lists[p].fulls.len = w as u32;
         if let Some(cap) = self.config.max_fulls {
             if w >= cap {
@@ -866,22 +883,12 @@ impl<B: BitSet> Store<B> {
         {
             return false;
         }
-        let base = l.semis.off as usize;
-        let mut w = 0;
-        for r in 0..l.semis.len as usize {
-            let c = self.semi_arena[base + r];
-            if c.is_subset(carrier) {
-                debug_assert_eq!(w, r, "semi list of a pair is not an antichain");
-                return false;
-            }
-            if !carrier.is_subset(c) {
-                if w != r {
-                    self.semi_arena[base + w] = c;
-                    self.key_arena[base + w] = self.key_arena[base + r];
-                }
-                w += 1;
-            }
-        }
+        let keys = &mut self.key_arena[l.semis.range()];
+        let Some(w) = drop_supersets(&mut self.semi_arena[l.semis.range()], carrier, |w, r| {
+            keys[w] = keys[r];
+        }) else {
+            return false;
+        };
         self.lists[p].semis.len = w as u32;
         if let Some(cap) = self.config.max_semis {
             if w >= cap {
