@@ -41,6 +41,29 @@ fn start_dn(rank: usize) -> u32 {
     1 + r / 2 + r * r / 3
 }
 
+/// What a look at a child found, for the player to move at the parent.
+enum Look<B> {
+    /// The child is open; the opponent has this many moves there.
+    Open(usize),
+    /// The move loses: the opponent wins with this carrier.
+    Lost(B),
+    /// The move wins: the opponent loses with this carrier.
+    Won(B),
+}
+
+/// The disproof number a child that was looked at starts with: the opponent's number of moves
+/// there (after knowledge) on top of the start its rank gives.
+fn look_dn(replies: usize, rank: usize) -> u32 {
+    (replies.clamp(1, 1 << 12) as u32) + start_dn(rank) - 1
+}
+
+/// Nodes at depths below this look at each new child (a knowledge analysis of the child, without
+/// search) when they are expanded: a decided child is proven at once, an open one starts with a
+/// disproof number that counts the opponent's replies (`look_dn`). Only the root does: on the
+/// 7x7 openings this saved a tenth of the time, and looking at depth 1 too cost more analyses
+/// than it saved nodes (docs/solving.md).
+const LOOK_DEPTH: usize = 1;
+
 #[derive(Clone, Copy, Debug)]
 struct Child {
     bit: u16,
@@ -172,7 +195,7 @@ fn solve_root_split<B: BitSet>(
             .collect();
         handles.into_iter().filter_map(|h| h.join().ok()).collect()
     });
-    let mut threats = node.support | node.filled[0] | node.filled[1];
+    let mut threats = node.support | node.fill_carrier(!me);
     let mut refuted = 0;
     let mut win = None;
     let mut stopped = None;
@@ -315,16 +338,15 @@ impl<'t, B: BitSet> Dfpn<'t, B> {
         }
         let me = self.pos.to_move();
         let node = self.pipe.analyse(&mut self.pos, depth, &mut self.stats);
-        let fill = node.filled[0] | node.filled[1];
         let res = match node.verdict {
             Verdict::Win { mv, carrier } => Res {
                 pn: 0,
                 dn: INF,
-                carrier: carrier | fill,
+                carrier: carrier | node.fill_carrier(me),
                 best: mv.map_or(NO_MOVE, |c| B::bit_of(c) as u16),
             },
             Verdict::Loss { carrier } => {
-                Res { pn: INF, dn: 0, carrier: carrier | fill, best: NO_MOVE }
+                Res { pn: INF, dn: 0, carrier: carrier | node.fill_carrier(!me), best: NO_MOVE }
             }
             Verdict::Open => {
                 for c in Color::ALL {
@@ -334,8 +356,10 @@ impl<'t, B: BitSet> Dfpn<'t, B> {
                 for c in Color::ALL {
                     self.key ^= keys::stones(self.pos.geometry(), c, node.filled[c.index()]);
                 }
-                if r.pn == 0 || r.dn == 0 {
-                    r.carrier |= fill;
+                if r.pn == 0 {
+                    r.carrier |= node.fill_carrier(me);
+                } else if r.dn == 0 {
+                    r.carrier |= node.fill_carrier(!me);
                 }
                 r
             }
@@ -346,6 +370,31 @@ impl<'t, B: BitSet> Dfpn<'t, B> {
             self.store(key, &res, self.stats.nodes - start_nodes + 1);
         }
         res
+    }
+
+    /// Analyses the child after `m` (whose key is `ck`) without searching it; the analysis
+    /// stays in the pipeline's cache for the visit that follows. A decided child goes to the
+    /// table.
+    fn look(&mut self, depth: usize, m: Cell, ck: u64) -> Look<B> {
+        let me = self.pos.to_move();
+        self.pos.play_unchecked(m);
+        let node = self.pipe.analyse(&mut self.pos, depth + 1, &mut self.stats);
+        knowledge::undo_fills(&mut self.pos, &node);
+        self.pos.undo();
+        match node.verdict {
+            Verdict::Win { mv, carrier } => {
+                let carrier = carrier | node.fill_carrier(!me);
+                let best = mv.map_or(NO_MOVE, |c| B::bit_of(c) as u16);
+                self.table.put(Entry::solved(ck, true, best, carrier, 1));
+                Look::Lost(carrier)
+            }
+            Verdict::Loss { carrier } => {
+                let carrier = carrier | node.fill_carrier(me);
+                self.table.put(Entry::solved(ck, false, NO_MOVE, carrier, 1));
+                Look::Won(carrier)
+            }
+            Verdict::Open => Look::Open(node.moves.len()),
+        }
     }
 
     /// Generates and searches the children of an open node.
@@ -396,6 +445,23 @@ impl<'t, B: BitSet> Dfpn<'t, B> {
                         }
                         (e.pn, e.dn)
                     }
+                    None if depth < LOOK_DEPTH => match self.look(depth, m, ck) {
+                        Look::Open(k) => (1, look_dn(k, rank)),
+                        Look::Lost(carrier) => {
+                            allowed &= carrier;
+                            threats |= carrier;
+                            continue;
+                        }
+                        Look::Won(carrier) => {
+                            result = Some(Res {
+                                pn: 0,
+                                dn: INF,
+                                carrier: carrier.with(m),
+                                best: bit as u16,
+                            });
+                            break;
+                        }
+                    },
                     None => (1, start_dn(rank)),
                 };
                 kids.push(Child { bit: bit as u16, pn, dn });

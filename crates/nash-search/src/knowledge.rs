@@ -45,6 +45,20 @@ pub(crate) struct Node<B> {
     pub(crate) fills: u8,
     /// Stones the analysis placed, per colour, so the caller can update its key.
     pub(crate) filled: [B; 2],
+    /// The part of `filled` that was captured, per capturing colour. A proof of the filled
+    /// position holds for this one once the winner's captured cells join its carrier; see
+    /// [`Node::fill_carrier`].
+    pub(crate) captured: [B; 2],
+}
+
+impl<B: BitSet> Node<B> {
+    /// The filled cells a proof for `winner` found after the fill depends on: the cells
+    /// `winner` captured. Dead cells keep their value whoever owns them, and the loser's
+    /// captured cells were filled with the loser's stones, so the loser owning both (and every
+    /// other cell outside the carrier) leaves the fill sound and the proof standing.
+    pub(crate) fn fill_carrier(&self, winner: Color) -> B {
+        self.captured[winner.index()]
+    }
 }
 
 /// The pipeline: configuration, the inferior-cell engine, the H-search builder and the static
@@ -195,6 +209,7 @@ impl<B: BitSet> Pipeline<B> {
             support: B::EMPTY,
             fills: 0,
             filled: [B::EMPTY; 2],
+            captured: [B::EMPTY; 2],
         };
         let cfg = &self.cfg;
         if !(cfg.threats || cfg.fill_in || cfg.vc || cfg.mustplay || !self.vc.is_empty()) {
@@ -233,19 +248,20 @@ impl<B: BitSet> Pipeline<B> {
 
         // Fill-in and inferior cells (Chen 2025 s.3.3, s.5.3). Captured and dead cells stay so
         // when stones are added elsewhere, so a proof of the filled position with carrier C is
-        // a proof of this one with carrier C plus the filled cells.
+        // a proof of this one with carrier C plus the winner's captured cells
+        // ([`Node::fill_carrier`]).
         let mut pruned = B::EMPTY;
         let mut analysis = None;
         if let Some(ice) = &self.ice {
             let a = ice.analyse(pos);
-            let fill = a.fill[0] | a.fill[1];
             if let Some(w) = a.winner {
                 if !root || w != me {
                     stats.knowledge_decided += 1;
+                    let carrier = a.captured[w.index()];
                     node.verdict = if w == me {
-                        Verdict::Win { mv: None, carrier: fill }
+                        Verdict::Win { mv: None, carrier }
                     } else {
-                        Verdict::Loss { carrier: fill }
+                        Verdict::Loss { carrier }
                     };
                     return node;
                 }
@@ -253,18 +269,19 @@ impl<B: BitSet> Pipeline<B> {
                 if !root {
                     node.fills = a.apply_fill(pos) as u8;
                     node.filled = a.fill;
+                    node.captured = a.captured;
                 }
                 node.moves = a.candidates;
                 pruned = a.pruned();
-                // A loss must cover the moves not searched: filled cells, pruned cells and
-                // the cells they were pruned in favour of.
+                // A loss must cover the moves not searched: the cells the opponent captured,
+                // pruned cells and the cells they were pruned in favour of.
                 let mut dominators = B::EMPTY;
                 for c in pruned {
                     if let Some(d) = a.dominator(c) {
                         dominators.insert(d);
                     }
                 }
-                node.support |= fill | pruned | dominators;
+                node.support |= a.captured[(!me).index()] | pruned | dominators;
                 analysis = Some(a);
             }
         }
@@ -282,13 +299,12 @@ impl<B: BitSet> Pipeline<B> {
                         .key
                         .or_else(|| (w.carrier & pos.empty_cells()).first())
                         .or_else(|| pos.empty_cells().first());
-                    node.verdict =
-                        Verdict::Win { mv, carrier: w.carrier | node.filled[0] | node.filled[1] };
+                    node.verdict = Verdict::Win { mv, carrier: w.carrier | node.fill_carrier(me) };
                     return node;
                 }
                 if let Some(c) = vc.opponent_won() {
                     stats.knowledge_decided += 1;
-                    node.verdict = Verdict::Loss { carrier: c | node.filled[0] | node.filled[1] };
+                    node.verdict = Verdict::Loss { carrier: c | node.fill_carrier(!me) };
                     return node;
                 }
             }
@@ -315,9 +331,8 @@ impl<B: BitSet> Pipeline<B> {
                     node.support |= threats;
                     if moves.is_empty() {
                         stats.knowledge_decided += 1;
-                        node.verdict = Verdict::Loss {
-                            carrier: node.support | node.filled[0] | node.filled[1],
-                        };
+                        node.verdict =
+                            Verdict::Loss { carrier: node.support | node.fill_carrier(!me) };
                         return node;
                     }
                 }
@@ -464,6 +479,7 @@ impl<B: BitSet> Default for Cached<B> {
                 support: B::EMPTY,
                 fills: 0,
                 filled: [B::EMPTY; 2],
+                captured: [B::EMPTY; 2],
             },
             len: 0,
             order: [0; ORDER_MAX],

@@ -119,15 +119,14 @@ impl<B: BitSet> Search<'_, B> {
         }
         let me = self.pos.to_move();
         let node = self.pipe.analyse(&mut self.pos, depth, &mut self.stats);
-        let fill = node.filled[0] | node.filled[1];
         let r = match node.verdict {
             Verdict::Win { mv, carrier } => {
                 self.decided_util(depth, carrier, me);
-                Some(Res { win: true, mv, carrier: carrier | fill })
+                Some(Res { win: true, mv, carrier: carrier | node.fill_carrier(me) })
             }
             Verdict::Loss { carrier } => {
                 self.decided_util(depth, carrier, !me);
-                Some(Res { win: false, mv: None, carrier: carrier | fill })
+                Some(Res { win: false, mv: None, carrier: carrier | node.fill_carrier(!me) })
             }
             Verdict::Open => {
                 for c in Color::ALL {
@@ -138,7 +137,7 @@ impl<B: BitSet> Search<'_, B> {
                     self.key ^= keys::stones(self.pos.geometry(), c, node.filled[c.index()]);
                 }
                 r.map(|mut r| {
-                    r.carrier |= fill;
+                    r.carrier |= node.fill_carrier(if r.win { me } else { !me });
                     r
                 })
             }

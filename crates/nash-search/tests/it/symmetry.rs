@@ -94,4 +94,30 @@ proptest! {
         }
         let _ = Bitboard::EMPTY;
     }
+
+    /// The same on larger boards with more stones, where fill-in and mustplay pruning shape
+    /// the carriers; checked without knowledge when few cells are left inside the carrier.
+    #[test]
+    fn carriers_with_fill_in_are_threat_patterns(n in 5usize..=6, cells in prop::collection::vec(0usize..64, 6..16)) {
+        let p = random_position(n, &cells);
+        prop_assume!(p.winner().is_none());
+        let c = cfg(SolverKind::Dfpn);
+        let r = solve(&p, &c);
+        let (win, carrier) = match r.outcome {
+            nash_search::Outcome::Win { carrier, .. } => (true, carrier),
+            nash_search::Outcome::Loss { carrier } => (false, carrier),
+            nash_search::Outcome::Unknown { .. } => { prop_assert!(false, "unknown"); unreachable!() }
+        };
+        let loser = if win { !p.to_move() } else { p.to_move() };
+        let mut q = p.clone();
+        q.fill(loser, q.empty_cells() - carrier);
+        match q.winner() {
+            None if q.empty_cells().len() <= 14 => {
+                let plain = SolverConfig { knowledge: Knowledge::none(), ..c };
+                prop_assert_eq!(solve(&q, &plain).outcome.wins(), Some(win), "carrier {:?} of {}", carrier, p);
+            }
+            None => prop_assert_eq!(solve(&q, &c).outcome.wins(), Some(win), "carrier {:?} of {}", carrier, p),
+            Some(w) => prop_assert_eq!(w, if win { p.to_move() } else { !p.to_move() }),
+        }
+    }
 }
