@@ -19,7 +19,7 @@ use std::sync::Arc;
 use nash_board::{BitSet, Cell, Color, Position};
 
 use crate::budget::Limits;
-use crate::config::SolverConfig;
+use crate::config::{Budget, SolverConfig};
 use crate::connect;
 use crate::keys;
 use crate::knowledge::{self, Pipeline, Verdict};
@@ -93,6 +93,8 @@ pub(crate) struct Dfpn<'t, B: BitSet> {
     order: Vec<Cell>,
     /// Shared "being searched" counters of parallel workers, by key; `None` single-threaded.
     busy: Option<&'t [AtomicU32]>,
+    /// The root's proof and disproof numbers when the last [`Dfpn::run`] returned.
+    bounds: (u32, u32),
 }
 
 impl<B: BitSet> std::fmt::Debug for Dfpn<'_, B> {
@@ -111,7 +113,7 @@ pub(crate) fn solve<B: BitSet>(
         return if cfg.budget.nodes.is_some() {
             solve_parallel(pos, cfg, table)
         } else {
-            solve_root_split(pos, cfg, table)
+            solve_root_jobs(pos, cfg, table)
         };
     }
     let plan = memory::plan(cfg, pos.geometry());
@@ -121,13 +123,32 @@ pub(crate) fn solve<B: BitSet>(
     SolveResult { outcome, stats: w.stats }
 }
 
-/// Parallel df-pn by splitting the root: the root's candidate moves (after knowledge) are
-/// solved by single-threaded df-pn workers on one shared table, best-ordered moves first; the
-/// first move proven to win stops the others. A lost root needs every move refuted, which
-/// parallelises well; a won root costs about as much as its winning move alone. (Measured on
-/// 6x6 openings, this beats the shared-root workers of [`solve_parallel`], which stay for
-/// node-limited solves.)
-fn solve_root_split<B: BitSet>(
+/// A root move of [`solve_root_jobs`].
+#[derive(Clone, Copy, Debug)]
+struct Job {
+    mv: Cell,
+    /// The child's disproof number (what proving that the move wins costs), as last seen.
+    dn: u32,
+    /// Nodes the next search of this move may take.
+    budget: u64,
+    running: bool,
+    solved: bool,
+}
+
+/// Nodes of a root move's first search in [`solve_root_jobs`]; each further search of the same
+/// move may take twice as many.
+const FIRST_BUDGET: u64 = 256;
+
+/// Parallel df-pn over the root's moves as jobs with node budgets. A free worker takes the
+/// unsolved move with the smallest disproof number (the move df-pn at the root would search),
+/// searches it within its budget and, if it is still open, puts it back with its new numbers
+/// and a doubled budget. The table keeps the work, so a move searched again resumes where it
+/// stopped. A move whose opponent looks twice as close to a win as to a loss is searched to the
+/// end the next time: it is most likely a refutation that a lost root needs anyway. Like df-pn
+/// at the root, the workers leave a move that grows hard for one that looks easier, which finds
+/// a winning move that the move order ranks low; like a plain split of the root, the moves of a
+/// lost root are refuted side by side.
+fn solve_root_jobs<B: BitSet>(
     pos: &Position<B>,
     cfg: &SolverConfig,
     table: &Table<B>,
@@ -154,71 +175,162 @@ fn solve_root_split<B: BitSet>(
         }
     };
     knowledge::undo_fills(&mut root, &node);
+    drop(pipe);
     let me = pos.to_move();
+    let n = moves.len();
+    let jobs = moves
+        .iter()
+        .enumerate()
+        .map(|(rank, &mv)| Job {
+            mv,
+            dn: start_dn(rank),
+            budget: FIRST_BUDGET,
+            running: false,
+            solved: false,
+        })
+        .collect();
+    let shared = std::sync::Mutex::new(JobBoard {
+        jobs,
+        threats: node.support | node.fill_carrier(!me),
+        refuted: 0,
+        win: None,
+        stopped: None,
+    });
+    let returned = std::sync::Condvar::new();
     let done = Arc::new(AtomicBool::new(false));
-    let next = std::sync::atomic::AtomicUsize::new(0);
     let single = SolverConfig { threads: 1, ..cfg.clone() };
-    let results: Vec<Vec<(Cell, Outcome<B>, Stats)>> = std::thread::scope(|s| {
-        let handles: Vec<_> = (0..cfg.threads.min(moves.len()).max(1))
+    let worker_stats: Vec<Stats> = std::thread::scope(|s| {
+        let handles: Vec<_> = (0..cfg.threads.min(n).max(1))
             .map(|_| {
-                let (done, next, moves, single) = (done.clone(), &next, &moves, &single);
-                let plan = &plan;
+                let (done, shared, single, plan) = (done.clone(), &shared, &single, &plan);
+                let returned = &returned;
                 s.spawn(move || {
-                    let mut out = Vec::new();
-                    // One worker per thread, re-rooted at each move: its caches stay warm.
                     let mut w = Dfpn::new(pos, single, table, plan);
-                    loop {
-                        let i = next.fetch_add(1, Ordering::Relaxed);
-                        if i >= moves.len() || done.load(Ordering::Relaxed) {
-                            break;
-                        }
-                        let m = moves[i];
+                    let mut st = Stats::default();
+                    let mut last = None;
+                    while !done.load(Ordering::Relaxed) {
+                        let mut board = shared.lock().unwrap_or_else(|e| e.into_inner());
+                        let (i, job) = match board.take(last) {
+                            Take::Job(i, job) => (i, job),
+                            Take::Wait => {
+                                // Every open move is being searched: wait for one to come back
+                                // (the timeout only guards against a missed wake-up).
+                                let wait = std::time::Duration::from_millis(5);
+                                drop(returned.wait_timeout(board, wait));
+                                continue;
+                            }
+                            Take::Finished => break,
+                        };
+                        drop(board);
+                        last = Some(i);
                         let mut p = pos.clone();
-                        p.play_unchecked(m);
-                        let o = if p.winner() == Some(me) {
-                            (Outcome::Loss { carrier: B::EMPTY }, Stats::default())
+                        p.play_unchecked(job.mv);
+                        let (o, bounds) = if p.winner() == Some(me) {
+                            (Outcome::Loss { carrier: B::EMPTY }, (INF, 0))
                         } else {
-                            let limits =
-                                Limits::started_at(&single.budget, start).with_done(done.clone());
+                            let budget =
+                                Budget { nodes: Some(job.budget), ..single.budget.clone() };
+                            let limits = Limits::started_at(&budget, start).with_done(done.clone());
                             w.reroot(&p, limits);
                             let o = w.run();
-                            (o, std::mem::take(&mut w.stats))
+                            st.merge(&std::mem::take(&mut w.stats));
+                            (o, w.bounds)
                         };
-                        if matches!(o.0, Outcome::Loss { .. }) {
+                        let mut board = shared.lock().unwrap_or_else(|e| e.into_inner());
+                        if board.report(i, o, bounds, n) {
                             done.store(true, Ordering::Relaxed);
                         }
-                        out.push((m, o.0, o.1));
+                        drop(board);
+                        returned.notify_all();
                     }
-                    out
+                    st
                 })
             })
             .collect();
         handles.into_iter().filter_map(|h| h.join().ok()).collect()
     });
-    let mut threats = node.support | node.fill_carrier(!me);
-    let mut refuted = 0;
-    let mut win = None;
-    let mut stopped = None;
-    for (m, o, st) in results.into_iter().flatten() {
-        stats.merge(&st);
-        match o {
-            Outcome::Loss { carrier } => {
-                win = Some(Outcome::Win { winning_move: Some(m), carrier: carrier.with(m) })
-            }
-            Outcome::Win { carrier, .. } => {
-                threats |= carrier;
-                refuted += 1;
-            }
-            Outcome::Unknown { reason } => stopped = Some(reason),
-        }
+    for st in &worker_stats {
+        stats.merge(st);
     }
+    let board = shared.into_inner().unwrap_or_else(|e| e.into_inner());
     stats.time = start.elapsed();
-    let outcome = match win {
+    let outcome = match board.win {
         Some(w) => w,
-        None if refuted == moves.len() => Outcome::Loss { carrier: threats },
-        None => Outcome::Unknown { reason: stopped.unwrap_or(StopReason::Cancelled) },
+        None if board.refuted == n => Outcome::Loss { carrier: board.threats },
+        None => Outcome::Unknown { reason: board.stopped.unwrap_or(StopReason::Cancelled) },
     };
     SolveResult { outcome, stats }
+}
+
+/// The shared state of [`solve_root_jobs`].
+struct JobBoard<B> {
+    jobs: Vec<Job>,
+    /// The union of the refuted moves' carriers and the root's support.
+    threats: B,
+    refuted: usize,
+    win: Option<Outcome<B>>,
+    stopped: Option<StopReason>,
+}
+
+/// What a worker gets from the [`JobBoard`].
+enum Take {
+    Job(usize, Job),
+    Wait,
+    Finished,
+}
+
+impl<B: BitSet> JobBoard<B> {
+    /// Marks the next job to search as running and returns it: the free move with the smallest
+    /// disproof number, the worker's `last` move on a tie (its caches are warm), then the
+    /// earliest in the move order.
+    fn take(&mut self, last: Option<usize>) -> Take {
+        let free = self
+            .jobs
+            .iter()
+            .enumerate()
+            .filter(|(_, j)| !j.running && !j.solved)
+            .min_by_key(|&(i, j)| (j.dn, last != Some(i), i))
+            .map(|(i, _)| i);
+        match free {
+            Some(i) => {
+                self.jobs[i].running = true;
+                Take::Job(i, self.jobs[i])
+            }
+            None if self.jobs.iter().all(|j| j.solved) => Take::Finished,
+            None => Take::Wait,
+        }
+    }
+
+    /// Records what the search of job `i` found (the child's outcome and its proof and
+    /// disproof numbers); returns whether the solve is over.
+    fn report(&mut self, i: usize, o: Outcome<B>, (pn, dn): (u32, u32), n: usize) -> bool {
+        let j = &mut self.jobs[i];
+        j.running = false;
+        match o {
+            Outcome::Loss { carrier } => {
+                j.solved = true;
+                let mv = j.mv;
+                self.win = Some(Outcome::Win { winning_move: Some(mv), carrier: carrier.with(mv) });
+                true
+            }
+            Outcome::Win { carrier, .. } => {
+                j.solved = true;
+                self.threats |= carrier;
+                self.refuted += 1;
+                self.refuted == n
+            }
+            Outcome::Unknown { reason: StopReason::NodeLimit } => {
+                j.dn = dn.max(1);
+                j.budget =
+                    if pn.saturating_mul(2) < dn { u64::MAX } else { j.budget.saturating_mul(2) };
+                false
+            }
+            Outcome::Unknown { reason } => {
+                self.stopped.get_or_insert(reason);
+                true
+            }
+        }
+    }
 }
 
 /// Size of the shared busy-counter array (a hash of keys; collisions only bend the choice of
@@ -228,7 +340,9 @@ const BUSY: usize = 1 << 16;
 /// Parallel df-pn in the spirit of Pawlewicz and Hayward 2013: workers run df-pn from the root
 /// on one shared table; a child another worker is searching looks more expensive (its
 /// disproof number is scaled by the number of workers inside it), so workers spread over the
-/// tree. The first worker to solve the root stops the others.
+/// tree. The first worker to solve the root stops the others. Solves with a node limit use it:
+/// its workers count nodes against the limit the way one df-pn does. Without a limit the root
+/// jobs of [`solve_root_jobs`] are faster (on 6x6 openings they beat these shared-root workers).
 fn solve_parallel<B: BitSet>(
     pos: &Position<B>,
     cfg: &SolverConfig,
@@ -293,6 +407,7 @@ impl<'t, B: BitSet> Dfpn<'t, B> {
             children: (0..n).map(|_| Vec::with_capacity(n)).collect(),
             order: Vec::with_capacity(n),
             busy: None,
+            bounds: (1, 1),
         }
     }
 
@@ -307,6 +422,7 @@ impl<'t, B: BitSet> Dfpn<'t, B> {
     /// Searches the root until it is solved or the budget runs out.
     pub(crate) fn run(&mut self) -> Outcome<B> {
         let r = self.mid(0, INF, INF);
+        self.bounds = (r.pn, r.dn);
         if r.pn == 0 {
             let mv = (r.best != NO_MOVE).then(|| B::cell_of(r.best as usize));
             Outcome::Win { winning_move: mv, carrier: r.carrier }
@@ -446,7 +562,21 @@ impl<'t, B: BitSet> Dfpn<'t, B> {
                         (e.pn, e.dn)
                     }
                     None if depth < LOOK_DEPTH => match self.look(depth, m, ck) {
-                        Look::Open(k) => (1, look_dn(k, rank)),
+                        Look::Open(k) => {
+                            // Kept in the table, so a root searched again (a root job that
+                            // comes back) does not look again.
+                            let dn = look_dn(k, rank);
+                            let e = Entry {
+                                key: ck,
+                                pn: 1,
+                                dn,
+                                work: 1,
+                                best: NO_MOVE,
+                                carrier: B::EMPTY,
+                            };
+                            self.table.put(e);
+                            (1, dn)
+                        }
                         Look::Lost(carrier) => {
                             allowed &= carrier;
                             threats |= carrier;

@@ -163,3 +163,16 @@ fn parallel_dfpn_agrees_up_to_5x5() {
     cfg.budget.nodes = Some(10_000_000);
     check(&cfg, &openings, false);
 }
+
+#[test]
+fn parallel_dfpn_agrees_on_6x6_openings() {
+    // Large enough for the root's jobs to run out of their first budgets and come back.
+    let mut cfg = config(SolverKind::Dfpn, Knowledge::default());
+    cfg.threads = 2;
+    let openings: Vec<Solved> = crate::support::solved()
+        .into_iter()
+        .filter(|s| s.size == 6 && s.moves.split_whitespace().count() == 1)
+        .collect();
+    assert!(openings.len() >= 36);
+    check(&cfg, &openings, false);
+}
