@@ -2,7 +2,9 @@
 //! position and its images, and winning sets map onto each other.
 
 use nash_board::{BitSet, Bitboard, Position};
-use nash_search::{solve, winning_moves, Knowledge, MoveOrdering, SolverConfig, SolverKind};
+use nash_search::{
+    solve, winning_moves, Knowledge, MoveOrdering, Outcome, SolverConfig, SolverKind,
+};
 use proptest::prelude::*;
 
 use crate::support::solved_up_to;
@@ -76,48 +78,44 @@ proptest! {
     #[test]
     fn carriers_are_threat_patterns(n in 3usize..=4, cells in prop::collection::vec(0usize..64, 1..7)) {
         let p = random_position(n, &cells);
-        let c = cfg(SolverKind::Dfpn);
-        let r = solve(&p, &c);
-        let (win, carrier) = match r.outcome {
-            nash_search::Outcome::Win { carrier, .. } => (true, carrier),
-            nash_search::Outcome::Loss { carrier } => (false, carrier),
-            nash_search::Outcome::Unknown { .. } => { prop_assert!(false, "unknown"); unreachable!() }
-        };
-        let loser = if win { !p.to_move() } else { p.to_move() };
-        let mut q = p.clone();
-        q.fill(loser, q.empty_cells() - carrier);
-        if q.winner().is_none() {
-            let plain = SolverConfig { knowledge: Knowledge::none(), ..c };
-            prop_assert_eq!(solve(&q, &plain).outcome.wins(), Some(win), "carrier {:?} of {}", carrier, p);
-        } else {
-            prop_assert_eq!(q.winner(), Some(if win { p.to_move() } else { !p.to_move() }));
-        }
-        let _ = Bitboard::EMPTY;
+        check_carrier(&p, &cfg(SolverKind::Dfpn), usize::MAX)?;
     }
 
-    /// The same on larger boards with more stones, where fill-in and mustplay pruning shape
-    /// the carriers; checked without knowledge when few cells are left inside the carrier.
+    /// The same on larger boards with more stones and all knowledge on, where fill-in, the
+    /// connections and mustplay pruning shape the carriers.
     #[test]
-    fn carriers_with_fill_in_are_threat_patterns(n in 5usize..=6, cells in prop::collection::vec(0usize..64, 6..16)) {
+    fn carriers_with_knowledge_are_threat_patterns(n in 5usize..=6, cells in prop::collection::vec(0usize..64, 6..16)) {
         let p = random_position(n, &cells);
         prop_assume!(p.winner().is_none());
-        let c = cfg(SolverKind::Dfpn);
-        let r = solve(&p, &c);
-        let (win, carrier) = match r.outcome {
-            nash_search::Outcome::Win { carrier, .. } => (true, carrier),
-            nash_search::Outcome::Loss { carrier } => (false, carrier),
-            nash_search::Outcome::Unknown { .. } => { prop_assert!(false, "unknown"); unreachable!() }
-        };
-        let loser = if win { !p.to_move() } else { p.to_move() };
-        let mut q = p.clone();
-        q.fill(loser, q.empty_cells() - carrier);
-        match q.winner() {
-            None if q.empty_cells().len() <= 14 => {
-                let plain = SolverConfig { knowledge: Knowledge::none(), ..c };
-                prop_assert_eq!(solve(&q, &plain).outcome.wins(), Some(win), "carrier {:?} of {}", carrier, p);
-            }
-            None => prop_assert_eq!(solve(&q, &c).outcome.wins(), Some(win), "carrier {:?} of {}", carrier, p),
-            Some(w) => prop_assert_eq!(w, if win { p.to_move() } else { !p.to_move() }),
-        }
+        let c = SolverConfig { tt_mib: 8, ..SolverConfig::default() };
+        check_carrier(&p, &c, 14)?;
     }
+}
+
+/// Solves `p` with `c` and checks the carrier of the result: with the loser on every empty cell
+/// outside it, the winner still wins. The check solves without knowledge when at most
+/// `plain_up_to` empty cells are left, and with `c` otherwise.
+fn check_carrier(
+    p: &Position<Bitboard>,
+    c: &SolverConfig,
+    plain_up_to: usize,
+) -> Result<(), TestCaseError> {
+    let (win, carrier) = match solve(p, c).outcome {
+        Outcome::Win { carrier, .. } => (true, carrier),
+        Outcome::Loss { carrier } => (false, carrier),
+        Outcome::Unknown { .. } => return Err(TestCaseError::fail(format!("unknown on {p}"))),
+    };
+    let winner = if win { p.to_move() } else { !p.to_move() };
+    let mut q = p.clone();
+    q.fill(!winner, q.empty_cells() - carrier);
+    let holds = match q.winner() {
+        Some(w) => w == winner,
+        None if q.empty_cells().len() <= plain_up_to => {
+            let plain = SolverConfig { knowledge: Knowledge::none(), ..c.clone() };
+            solve(&q, &plain).outcome.wins() == Some(win)
+        }
+        None => solve(&q, c).outcome.wins() == Some(win),
+    };
+    prop_assert!(holds, "carrier {:?} of {}", carrier, p);
+    Ok(())
 }
