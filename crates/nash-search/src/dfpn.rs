@@ -454,17 +454,12 @@ impl<'t, B: BitSet> Dfpn<'t, B> {
         }
         let me = self.pos.to_move();
         let node = self.pipe.analyse(&mut self.pos, depth, &mut self.stats);
-        let res = match node.verdict {
-            Verdict::Win { mv, carrier } => Res {
-                pn: 0,
-                dn: INF,
-                carrier: carrier | node.fill_carrier(me),
-                best: mv.map_or(NO_MOVE, |c| B::bit_of(c) as u16),
-            },
-            Verdict::Loss { carrier } => {
-                Res { pn: INF, dn: 0, carrier: carrier | node.fill_carrier(!me), best: NO_MOVE }
+        let res = match node.decided(me) {
+            Some((true, carrier, mv)) => {
+                Res { pn: 0, dn: INF, carrier, best: mv.map_or(NO_MOVE, |c| B::bit_of(c) as u16) }
             }
-            Verdict::Open => {
+            Some((false, carrier, _)) => Res { pn: INF, dn: 0, carrier, best: NO_MOVE },
+            None => {
                 for c in Color::ALL {
                     self.key ^= keys::stones(self.pos.geometry(), c, node.filled[c.index()]);
                 }
@@ -492,24 +487,22 @@ impl<'t, B: BitSet> Dfpn<'t, B> {
     /// stays in the pipeline's cache for the visit that follows. A decided child goes to the
     /// table.
     fn look(&mut self, depth: usize, m: Cell, ck: u64) -> Look<B> {
-        let me = self.pos.to_move();
+        let them = !self.pos.to_move();
         self.pos.play_unchecked(m);
         let node = self.pipe.analyse(&mut self.pos, depth + 1, &mut self.stats);
         knowledge::undo_fills(&mut self.pos, &node);
         self.pos.undo();
-        match node.verdict {
-            Verdict::Win { mv, carrier } => {
-                let carrier = carrier | node.fill_carrier(!me);
+        match node.decided(them) {
+            Some((they_win, carrier, mv)) => {
                 let best = mv.map_or(NO_MOVE, |c| B::bit_of(c) as u16);
-                self.table.put(Entry::solved(ck, true, best, carrier, 1));
-                Look::Lost(carrier)
+                self.table.put(Entry::solved(ck, they_win, best, carrier, 1));
+                if they_win {
+                    Look::Lost(carrier)
+                } else {
+                    Look::Won(carrier)
+                }
             }
-            Verdict::Loss { carrier } => {
-                let carrier = carrier | node.fill_carrier(me);
-                self.table.put(Entry::solved(ck, false, NO_MOVE, carrier, 1));
-                Look::Won(carrier)
-            }
-            Verdict::Open => Look::Open(node.moves.len()),
+            None => Look::Open(node.moves.len()),
         }
     }
 

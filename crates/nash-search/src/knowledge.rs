@@ -59,6 +59,17 @@ impl<B: BitSet> Node<B> {
     pub(crate) fn fill_carrier(&self, winner: Color) -> B {
         self.captured[winner.index()]
     }
+
+    /// A decided verdict for `me`, the player to move, as a proof of the position before the
+    /// fill: whether `me` wins, the carrier with the filled cells it needs, and the winning move
+    /// when one is known. `None` when the node is open.
+    pub(crate) fn decided(&self, me: Color) -> Option<(bool, B, Option<Cell>)> {
+        match self.verdict {
+            Verdict::Win { mv, carrier } => Some((true, carrier | self.fill_carrier(me), mv)),
+            Verdict::Loss { carrier } => Some((false, carrier | self.fill_carrier(!me), None)),
+            Verdict::Open => None,
+        }
+    }
 }
 
 /// The pipeline: configuration, the inferior-cell engine, the H-search builder and the static
