@@ -157,6 +157,7 @@ pub(crate) struct Store<B: BitSet> {
     queue: Vec<Work<B>>,
     or_buf: Vec<B>,
     or_out: Vec<B>,
+    or_suffix: Vec<B>,
     pending: Vec<Work<B>>,
     /// The player's stones.
     pub own: B,
@@ -243,6 +244,7 @@ impl<B: BitSet> Store<B> {
             queue: Vec::new(),
             or_buf: Vec::new(),
             or_out: Vec::new(),
+            or_suffix: Vec::new(),
             pending: Vec::new(),
             own: B::EMPTY,
             empty: B::EMPTY,
@@ -1097,7 +1099,15 @@ impl<B: BitSet> Store<B> {
         self.or_out.clear();
         let depth = self.config.or_limit.max_semis() - 1;
         let budget = self.config.or_budget.map_or(u64::MAX, u64::from);
-        let left = or_search(&self.or_buf, 0, carrier, carrier, depth, budget, &mut self.or_out);
+        // Suffix intersections: a set drawn from `or_buf[j..]` cannot bring an intersection
+        // that meets `or_suffix[j]` to empty, so the search skips it.
+        self.or_suffix.clear();
+        self.or_suffix.resize(self.or_buf.len() + 1, B::AREA);
+        for j in (0..self.or_buf.len()).rev() {
+            self.or_suffix[j] = self.or_suffix[j + 1] & self.or_buf[j];
+        }
+        let (list, suffix) = (&self.or_buf[..], &self.or_suffix[..]);
+        let left = or_search(list, suffix, 0, carrier, carrier, depth, budget, &mut self.or_out);
         self.stats.or_steps += budget - left;
         for i in 0..self.or_out.len() {
             let u = self.or_out[i];
@@ -1110,10 +1120,13 @@ impl<B: BitSet> Store<B> {
 }
 
 /// Depth-first search for sets of semis (from `list[start..]`) that bring the intersection
-/// `inter` to empty; pushes each such union. Each semi looked at is one step of `budget`;
-/// returns the steps left.
+/// `inter` to empty; pushes each such union. `suffix[j]` is the intersection of `list[j..]`
+/// (`suffix[list.len()]` holds every cell): once `inter` meets it, no set from there on can
+/// succeed. Each semi looked at is one step of `budget`; returns the steps left.
+#[allow(clippy::too_many_arguments)]
 fn or_search<B: BitSet>(
     list: &[B],
+    suffix: &[B],
     start: usize,
     inter: B,
     union: B,
@@ -1121,6 +1134,9 @@ fn or_search<B: BitSet>(
     mut budget: u64,
     out: &mut Vec<B>,
 ) -> u64 {
+    if inter.intersects(suffix[start]) {
+        return budget;
+    }
     if depth <= 1 {
         // The last semi of a set: `inter` is not empty, so only a semi that empties it counts
         // (one that leaves it unchanged cannot). Same steps, without the branch per semi.
@@ -1134,7 +1150,7 @@ fn or_search<B: BitSet>(
         return budget - k as u64;
     }
     for (j, &c) in list.iter().enumerate().skip(start) {
-        if budget == 0 {
+        if budget == 0 || inter.intersects(suffix[j]) {
             break;
         }
         budget -= 1;
@@ -1146,7 +1162,7 @@ fn or_search<B: BitSet>(
         if i2.is_empty() {
             push_minimal(out, u2);
         } else {
-            budget = or_search(list, j + 1, i2, u2, depth - 1, budget, out);
+            budget = or_search(list, suffix, j + 1, i2, u2, depth - 1, budget, out);
         }
     }
     budget
@@ -1194,6 +1210,57 @@ mod tests {
         let mut out = Vec::new();
         s.for_each(|a, b, c, k| out.push((a, b, c.0, k)));
         out
+    }
+
+    /// Every minimal union of at most `depth` carriers from `list` that, with `first`, have an
+    /// empty intersection (brute force over all subsets).
+    fn or_brute(list: &[Bitboard], first: Bitboard, depth: usize) -> Vec<Bitboard> {
+        let mut out = Vec::new();
+        for mask in 1u32..1 << list.len() {
+            if mask.count_ones() as usize > depth {
+                continue;
+            }
+            let (mut inter, mut union) = (first, first);
+            for (i, &c) in list.iter().enumerate() {
+                if mask & (1 << i) != 0 {
+                    inter &= c;
+                    union |= c;
+                }
+            }
+            if inter.is_empty() {
+                push_minimal(&mut out, union);
+            }
+        }
+        out
+    }
+
+    /// The OR search with its suffix pruning finds exactly the minimal unions that a search of
+    /// every set of semis finds, when no budget cuts it short.
+    proptest::proptest! {
+        #[test]
+        fn or_search_finds_every_minimal_union(
+            raw in proptest::collection::vec(0u16..1 << 9, 1..10),
+            first in 1u16..1 << 9,
+            depth in 1usize..5,
+        ) {
+            // Carriers over nine cells (a1..c3), small enough for many empty intersections.
+            let cells: Vec<Cell> = (0..9).filter_map(|i| Cell::new(i % 3, i / 3)).collect();
+            let set = |m: u16| -> Bitboard {
+                cells.iter().enumerate().filter(|(i, _)| m & (1 << i) != 0).map(|(_, &c)| c).collect()
+            };
+            let list: Vec<Bitboard> = raw.iter().map(|&m| set(m)).collect();
+            let first = set(first);
+            let mut suffix = vec![Bitboard::AREA; list.len() + 1];
+            for j in (0..list.len()).rev() {
+                suffix[j] = suffix[j + 1] & list[j];
+            }
+            let mut found = Vec::new();
+            or_search(&list, &suffix, 0, first, first, depth, u64::MAX, &mut found);
+            let mut want = or_brute(&list, first, depth);
+            found.sort_by_key(|b| b.0);
+            want.sort_by_key(|b| b.0);
+            proptest::prop_assert_eq!(found, want);
+        }
     }
 
     /// Compacting the arenas keeps every list and its order, and later updates of a compacted
