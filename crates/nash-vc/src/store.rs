@@ -1234,9 +1234,9 @@ mod tests {
         out
     }
 
-    /// The OR search with its suffix pruning finds exactly the minimal unions that a search of
-    /// every set of semis finds, when no budget cuts it short.
     proptest::proptest! {
+        /// The OR search with its suffix pruning finds exactly the minimal unions that a search
+        /// of every set of semis finds, when no budget cuts it short.
         #[test]
         fn or_search_finds_every_minimal_union(
             raw in proptest::collection::vec(0u16..1 << 9, 1..10),
