@@ -61,6 +61,49 @@ impl std::str::FromStr for SolverKind {
     }
 }
 
+/// How parallel df-pn divides its work among the worker threads.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
+pub enum Parallel {
+    /// Root jobs on boards of fewer than 64 cells, the shared tree from 64 cells on. Root jobs
+    /// were faster on the 6x6 and 7x7 openings, the shared tree on the empty 8x8 board, whose
+    /// winning move's proof is most of the work (docs/solving.md).
+    #[default]
+    Auto,
+    /// Each root move is a job: a free worker takes the open move with the smallest disproof
+    /// number and searches it alone within a node budget.
+    RootJobs,
+    /// Every worker runs df-pn from the root on the shared table and follows the root's choice
+    /// of move; below the root, a child that other workers are searching looks more expensive,
+    /// so the workers spread over that move's subtree (Pawlewicz and Hayward 2013).
+    SharedTree,
+}
+
+impl Parallel {
+    /// Every mode, in the order their names are listed.
+    pub const ALL: [Parallel; 3] = [Parallel::Auto, Parallel::RootJobs, Parallel::SharedTree];
+
+    /// The mode's name on the command line: `auto`, `jobs` or `tree`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Parallel::Auto => "auto",
+            Parallel::RootJobs => "jobs",
+            Parallel::SharedTree => "tree",
+        }
+    }
+}
+
+impl std::str::FromStr for Parallel {
+    type Err = String;
+
+    /// Parses a mode name (see [`Parallel::name`]).
+    fn from_str(s: &str) -> Result<Parallel, String> {
+        Parallel::ALL
+            .into_iter()
+            .find(|p| p.name() == s)
+            .ok_or_else(|| format!("unknown parallel mode {s:?}: expected auto, jobs or tree"))
+    }
+}
+
 /// Limits on a solve. A solver that hits one returns `Outcome::Unknown` with its statistics.
 #[derive(Clone, Debug, Default)]
 pub struct Budget {
@@ -171,6 +214,9 @@ pub struct SolverConfig {
     pub tt_mib: usize,
     /// Worker threads for the solvers that run in parallel (DFPN).
     pub threads: usize,
+    /// How df-pn's workers share a solve when `threads > 1`. A solve with a node limit always
+    /// uses the shared tree, whose workers count nodes against the limit together.
+    pub parallel: Parallel,
 }
 
 impl Default for SolverConfig {
@@ -182,6 +228,7 @@ impl Default for SolverConfig {
             use_tt: true,
             tt_mib: 256,
             threads: 1,
+            parallel: Parallel::Auto,
         }
     }
 }

@@ -21,7 +21,7 @@ mod pns;
 mod table;
 mod winning;
 
-pub use config::{Budget, Knowledge, MoveOrdering, SolverConfig, SolverKind};
+pub use config::{Budget, Knowledge, MoveOrdering, Parallel, SolverConfig, SolverKind};
 pub use outcome::WinningMoves;
 pub use outcome::{Outcome, SolveResult, Stats, StopReason};
 pub use persistent::SolverTable;

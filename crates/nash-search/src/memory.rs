@@ -51,23 +51,24 @@ fn wants_vc(cfg: &SolverConfig) -> bool {
     k.vc || k.mustplay || matches!(k.ordering, MoveOrdering::HScore | MoveOrdering::Resistance)
 }
 
-/// An estimate, with room to spare, of one H-search builder's memory once warm: two players'
-/// stores, each with a list header per ordered pair of ends and, per unordered pair, lists of
-/// connections up to the caps.
+/// An estimate, with room to spare, of one H-search builder's memory once warm: both players'
+/// stores, with a list header and lists of connections per pair of ends.
 pub(crate) fn builder_bytes<B: BitSet>(geom: &Geometry<B>, cfg: &SolverConfig) -> usize {
     let ends = geom.cells().len() + 4;
     let h = &cfg.knowledge.hsearch;
     let full = std::mem::size_of::<B>();
     let semi = 2 * std::mem::size_of::<B>();
-    // Lists grow to their caps only on a few pairs: measured warm builders hold about 300 to
-    // 500 bytes per pair of ends (6x6 to 8x8, caps 32 and 64), so a KiB per pair is ample.
+    // Lists grow to their caps only on a few pairs: the largest warm builders of 6x6, 7x7 and
+    // 8x8 solves held 365, 787 and 721 bytes per pair of ends for both players together (caps
+    // 32 and 64), so 1 KiB per pair leaves room (`warm_builders_fit_the_estimate`).
     let per_pair = (h.max_fulls.unwrap_or(32) * full + h.max_semis.unwrap_or(64) * semi).min(1024);
-    2 * (ends * ends * 64 + ends * ends / 2 * per_pair)
+    ends * ends / 2 * per_pair
 }
 
 /// The builders a worker wants. Df-pn almost always finds a child's parent among the last few
 /// positions analysed, and a larger pool only costs cache misses: on 6x6 and 7x7 openings
-/// pools of 2 to 8 builders ran equally fast and 16 or 32 were 10-20% slower.
+/// pools of 2 to 8 builders ran equally fast and 16 or 32 were 10-20% slower (16 again: the 49
+/// 7x7 openings took 220 s on one thread against 187 s with 4, with the same nodes).
 const POOL_WANTED: usize = 4;
 
 /// Plans a solve of a position on `geom` with `cfg`: each worker's caches get at most half the
@@ -117,6 +118,40 @@ mod tests {
                 assert!(total <= mib * MIB, "{size}x{size} {mib} MiB x{threads}: {total} bytes");
                 assert!(p.pool >= 2 && p.cache_slots.is_power_of_two());
             }
+        }
+    }
+
+    /// The estimate bounds what builders hold once warm: two builders follow 40 games on 7x7
+    /// and 8x8 boards, each built from the other's position as a search's pool slots are (they
+    /// reach about 0.78 and 1.6 MB, against 1.4 and 2.4 MB estimated).
+    #[test]
+    fn warm_builders_fit_the_estimate() {
+        use nash_board::Position;
+        use nash_vc::VcBuilder;
+        let cfg = SolverConfig::default();
+        for size in [7, 8] {
+            let geom = Geometry::<Bitboard>::get(size, size).expect("board size");
+            let limit = builder_bytes(geom, &cfg);
+            let mut most = 0;
+            for game in 0..40usize {
+                let mut pos: Position<Bitboard> = Position::empty(geom);
+                let mut builders =
+                    [VcBuilder::new(cfg.knowledge.hsearch), VcBuilder::new(cfg.knowledge.hsearch)];
+                let mut step = 0usize;
+                while pos.winner().is_none() {
+                    let empty: Vec<_> = pos.empty_cells().iter().collect();
+                    pos.play(empty[(step * 7 + game * 5 + 3) % empty.len()]).expect("empty cell");
+                    let [a, b] = &mut builders;
+                    let (from, to) = if step % 2 == 0 { (&*a, b) } else { (&*b, a) };
+                    to.build_from(from, &pos);
+                    most = most.max(to.heap_bytes());
+                    step += 1;
+                }
+            }
+            assert!(
+                most <= limit,
+                "{size}x{size}: a warm builder holds {most} bytes, over {limit}"
+            );
         }
     }
 

@@ -61,6 +61,13 @@ impl<B: BitSet> VcBuilder<B> {
         }
     }
 
+    /// Bytes this builder holds on the heap (the capacity of its buffers); a solver's memory
+    /// plan bounds it.
+    pub fn heap_bytes(&self) -> usize {
+        self.stores.iter().map(|s| s.heap_bytes()).sum::<usize>()
+            + self.layers.capacity() * std::mem::size_of::<B>()
+    }
+
     /// The configuration.
     pub fn config(&self) -> &HSearchConfig {
         &self.config

@@ -470,6 +470,29 @@ impl<B: BitSet> Store<B> {
         self.key_arena = ka;
     }
 
+    /// Bytes this store holds on the heap (the capacity of its buffers).
+    pub fn heap_bytes(&self) -> usize {
+        fn cap<T>(v: &Vec<T>) -> usize {
+            v.capacity() * std::mem::size_of::<T>()
+        }
+        cap(&self.row)
+            + cap(&self.ends)
+            + cap(&self.lists)
+            + cap(&self.full_arena)
+            + cap(&self.semi_arena)
+            + cap(&self.key_arena)
+            + cap(&self.full_nbrs)
+            + cap(&self.semi_nbrs)
+            + cap(&self.adjacent)
+            + cap(&self.touched)
+            + cap(&self.is_touched)
+            + cap(&self.queue)
+            + cap(&self.or_buf)
+            + cap(&self.or_out)
+            + cap(&self.or_suffix)
+            + cap(&self.pending)
+    }
+
     /// The group name of a stone, or the cell or edge itself.
     pub fn end_of(&self, bit: usize) -> usize {
         if bit < B::EDGE_BASE && self.own.has_bit(bit) {

@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use anyhow::{bail, Context};
 use nash_board::{Bitboard, Position};
-use nash_search::{solve, SolverConfig, SolverKind};
+use nash_search::{solve, Parallel, SolverConfig, SolverKind};
 
 use crate::regress::{knowledge, openings, Case};
 
@@ -25,6 +25,7 @@ struct Options {
     hsearch: Vec<String>,
     each: bool,
     solver: SolverKind,
+    parallel: Parallel,
 }
 
 fn parse(rest: &[String]) -> anyhow::Result<Options> {
@@ -37,6 +38,7 @@ fn parse(rest: &[String]) -> anyhow::Result<Options> {
         hsearch: Vec::new(),
         each: false,
         solver: SolverKind::Dfpn,
+        parallel: Parallel::Auto,
     };
     let mut it = rest.iter();
     while let Some(a) = it.next() {
@@ -57,9 +59,11 @@ fn parse(rest: &[String]) -> anyhow::Result<Options> {
             "--hsearch" => o.hsearch.extend(val()?.split(',').map(str::to_string)),
             "--each" => o.each = true,
             "--solver" => o.solver = val()?.parse().map_err(anyhow::Error::msg)?,
+            "--parallel" => o.parallel = val()?.parse().map_err(anyhow::Error::msg)?,
             other => bail!(
                 "unknown option {other:?}: expected --only 6x6|7x7|8x8, --threads 1,2, \
-                 --tt-mib M, --time-limit S, --knowledge all|fill|none, --hsearch WORDS, --each, --solver NAME"
+                 --tt-mib M, --time-limit S, --knowledge all|fill|none, --hsearch WORDS, --each, --solver NAME, \
+                 --parallel auto|jobs|tree"
             ),
         }
     }
@@ -125,6 +129,7 @@ pub fn run(rest: &[String]) -> anyhow::Result<()> {
         let mut cfg = SolverConfig {
             kind: o.solver,
             threads,
+            parallel: o.parallel,
             tt_mib: o.tt_mib,
             knowledge: knowledge(&o.knowledge)?,
             ..SolverConfig::default()

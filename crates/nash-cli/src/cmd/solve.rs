@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::bail;
 use nash_board::{BitSet, Position};
-use nash_search::{Knowledge, Outcome, SolverConfig, SolverKind, Stats};
+use nash_search::{Knowledge, Outcome, Parallel, SolverConfig, SolverKind, Stats};
 use serde::Serialize;
 
 /// Arguments of `nash solve`.
@@ -31,6 +31,10 @@ pub struct SolverArgs {
     /// Worker threads.
     #[arg(long, default_value_t = 1)]
     pub threads: usize,
+    /// How df-pn's threads share the work: auto, jobs (each root move a job) or tree (all
+    /// workers below the root's chosen move).
+    #[arg(long, default_value = "auto")]
+    pub parallel: String,
     /// Memory limit in MiB for the transposition table and the search workers' caches.
     #[arg(long, default_value_t = 256)]
     pub tt_mib: usize,
@@ -53,12 +57,14 @@ impl SolverArgs {
     /// The solver configuration these options describe.
     pub fn config(&self) -> anyhow::Result<SolverConfig> {
         let kind: SolverKind = self.solver.parse().map_err(anyhow::Error::msg)?;
+        let parallel: Parallel = self.parallel.parse().map_err(anyhow::Error::msg)?;
         if self.threads == 0 {
             bail!("invalid --threads 0: at least one thread is needed");
         }
         let mut cfg = SolverConfig {
             kind,
             threads: self.threads,
+            parallel,
             tt_mib: self.tt_mib,
             ..SolverConfig::default()
         };

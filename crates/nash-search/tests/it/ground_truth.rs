@@ -1,7 +1,9 @@
 //! Every solver against testdata/solved.tsv: values, and exact winning sets.
 
 use nash_board::Bitboard;
-use nash_search::{solve, winning_moves, Knowledge, MoveOrdering, SolverConfig, SolverKind};
+use nash_search::{
+    solve, winning_moves, Knowledge, MoveOrdering, Parallel, SolverConfig, SolverKind,
+};
 
 use crate::support::{names, solved_up_to, Solved};
 
@@ -166,13 +168,17 @@ fn parallel_dfpn_agrees_up_to_5x5() {
 
 #[test]
 fn parallel_dfpn_agrees_on_6x6_openings() {
-    // Large enough for the root's jobs to run out of their first budgets and come back.
-    let mut cfg = config(SolverKind::Dfpn, Knowledge::default());
-    cfg.threads = 2;
+    // Large enough for the root's jobs to run out of their first budgets and come back, and
+    // for the shared tree's workers to meet below the root's move.
     let openings: Vec<Solved> = crate::support::solved()
         .into_iter()
         .filter(|s| s.size == 6 && s.moves.split_whitespace().count() == 1)
         .collect();
     assert!(openings.len() >= 36);
-    check(&cfg, &openings, false);
+    for parallel in [Parallel::RootJobs, Parallel::SharedTree] {
+        let mut cfg = config(SolverKind::Dfpn, Knowledge::default());
+        cfg.threads = 2;
+        cfg.parallel = parallel;
+        check(&cfg, &openings, false);
+    }
 }
