@@ -354,7 +354,7 @@ const BUSY: usize = 1 << 16;
 /// limit use it: its workers count nodes against the limit the way one df-pn does.
 ///
 /// Scaling at the root too sent the second worker to another root move: the empty 8x8 board
-/// took 109 s with two threads, against 70 to 75 s when both follow the root's choice.
+/// took 109 s with two threads, against 70 to 87 s when both follow the root's choice.
 fn solve_parallel<B: BitSet>(
     pos: &Position<B>,
     cfg: &SolverConfig,
