@@ -7,7 +7,7 @@ use std::time::Duration;
 use nash_board::{
     with_position, AnyPosition, BitSet, Bitboard, Cell, Color, Move, Position, WideBitboard,
 };
-use nash_search::{SolverConfig, SolverKind, SolverTable};
+use nash_search::{Parallel, SolverConfig, SolverKind, SolverTable};
 
 use crate::protocol::{format_answer, parse_line, Command};
 use crate::{analysis, HtpError};
@@ -73,20 +73,32 @@ pub struct SolverParams {
     pub time_limit: Option<Duration>,
     /// Worker threads.
     pub threads: usize,
+    /// How the threads share a df-pn solve.
+    pub parallel: Parallel,
 }
 
 impl Default for SolverParams {
     fn default() -> SolverParams {
         let d = SolverConfig::default();
-        SolverParams { tt_mib: d.tt_mib, time_limit: None, threads: d.threads }
+        SolverParams {
+            tt_mib: d.tt_mib,
+            time_limit: None,
+            threads: d.threads,
+            parallel: d.parallel,
+        }
     }
 }
 
 impl SolverParams {
     /// The solver configuration for one solve of the given kind.
     pub fn config(&self, kind: SolverKind) -> SolverConfig {
-        let mut cfg =
-            SolverConfig { kind, tt_mib: self.tt_mib, threads: self.threads, ..Default::default() };
+        let mut cfg = SolverConfig {
+            kind,
+            tt_mib: self.tt_mib,
+            threads: self.threads,
+            parallel: self.parallel,
+            ..Default::default()
+        };
         cfg.budget.time = self.time_limit;
         cfg
     }
@@ -338,8 +350,11 @@ impl Engine {
                 let p = &self.params;
                 let secs = p.time_limit.map_or(0.0, |d| d.as_secs_f64());
                 Ok(format!(
-                    "\n[string] threads {}\n[string] timelimit {}\n[string] tt_mib {}",
-                    p.threads, secs, p.tt_mib
+                    "\n[string] parallel {}\n[string] threads {}\n[string] timelimit {}\n[string] tt_mib {}",
+                    p.parallel.name(),
+                    p.threads,
+                    secs,
+                    p.tt_mib
                 ))
             }
             [name, value] => {
@@ -349,6 +364,10 @@ impl Engine {
                     reason,
                 };
                 match name.as_str() {
+                    "parallel" => {
+                        self.params.parallel =
+                            value.parse().map_err(|_| bad("expected auto, jobs or tree"))?;
+                    }
                     "threads" => {
                         let n = parse_number::<usize>(value)?;
                         if !(1..=256).contains(&n) {

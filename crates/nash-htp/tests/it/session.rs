@@ -47,6 +47,7 @@ fn bad_input_answers_an_error_and_the_engine_goes_on() {
         ("3", "?3 missing command name"),
         ("time_left b x 0", "? invalid number \"x\""),
         ("param_dfpn threads 0", "? invalid value \"0\" for threads: expected 1 to 256"),
+        ("param_dfpn parallel wide", "? invalid value \"wide\" for parallel: expected auto, jobs or tree"),
         ("param_dfpn colour blue", "? unknown parameter \"colour\""),
         ("param_dfpn timelimit", "? param_dfpn expects no arguments, or a parameter name and a value, got \"timelimit\""),
         ("final_score", "? cannot score: the game is not over"),
@@ -150,11 +151,12 @@ fn sgf_files_load_and_bad_ones_are_refused() {
 #[test]
 fn parameters_list_in_benzene_format_and_change() {
     check_session(&[
-        ("param_dfpn", "= \n[string] threads 1\n[string] timelimit 0\n[string] tt_mib 256"),
+        ("param_dfpn", "= \n[string] parallel auto\n[string] threads 1\n[string] timelimit 0\n[string] tt_mib 256"),
         ("param_dfpn timelimit 2.5", "= "),
         ("param_dfpn tt_mib 64", "= "),
         ("param_dfpn threads 2", "= "),
-        ("param_dfpn", "= \n[string] threads 2\n[string] timelimit 2.5\n[string] tt_mib 64"),
+        ("param_dfpn parallel tree", "= "),
+        ("param_dfpn", "= \n[string] parallel tree\n[string] threads 2\n[string] timelimit 2.5\n[string] tt_mib 64"),
         ("param_dfpn timelimit 0", "= "),
         ("dfpn-clear-tt", "= "),
     ]);
