@@ -41,16 +41,6 @@ fn start_dn(rank: usize) -> u32 {
     1 + r / 2 + r * r / 3
 }
 
-/// What a look at a child found, for the player to move at the parent.
-enum Look<B> {
-    /// The child is open; the opponent has this many moves there.
-    Open(usize),
-    /// The move loses: the opponent wins with this carrier.
-    Lost(B),
-    /// The move wins: the opponent loses with this carrier.
-    Won(B),
-}
-
 /// The disproof number a child that was looked at starts with: the opponent's number of moves
 /// there (after knowledge) on top of the start its rank gives.
 fn look_dn(replies: usize, rank: usize) -> u32 {
@@ -495,27 +485,29 @@ impl<'t, B: BitSet> Dfpn<'t, B> {
         res
     }
 
-    /// Analyses the child after `m` (whose key is `ck`) without searching it; the analysis
-    /// stays in the pipeline's cache for the visit that follows. A decided child goes to the
-    /// table.
-    fn look(&mut self, depth: usize, m: Cell, ck: u64) -> Look<B> {
+    /// Analyses the child after `m` (whose key is `ck`, `rank` in the move order) without
+    /// searching it, and returns the table entry it stores for the child: solved when knowledge
+    /// decides it, else open with a disproof number from the opponent's replies (`look_dn`).
+    /// Kept in the table, a root searched again (a root job that comes back) does not look
+    /// again; the analysis stays in the pipeline's cache for the visit that follows.
+    fn look(&mut self, depth: usize, m: Cell, ck: u64, rank: usize) -> Entry<B> {
         let them = !self.pos.to_move();
         self.pos.play_unchecked(m);
         let node = self.pipe.analyse(&mut self.pos, depth + 1, &mut self.stats);
         knowledge::undo_fills(&mut self.pos, &node);
         self.pos.undo();
-        match node.decided(them) {
+        let e = match node.decided(them) {
             Some((they_win, carrier, mv)) => {
                 let best = mv.map_or(NO_MOVE, |c| B::bit_of(c) as u16);
-                self.table.put(Entry::solved(ck, they_win, best, carrier, 1));
-                if they_win {
-                    Look::Lost(carrier)
-                } else {
-                    Look::Won(carrier)
-                }
+                Entry::solved(ck, they_win, best, carrier, 1)
             }
-            None => Look::Open(node.moves.len()),
-        }
+            None => {
+                let dn = look_dn(node.moves.len(), rank);
+                Entry { key: ck, pn: 1, dn, work: 1, best: NO_MOVE, carrier: B::EMPTY }
+            }
+        };
+        self.table.put(e);
+        e
     }
 
     /// Generates and searches the children of an open node.
@@ -547,9 +539,16 @@ impl<'t, B: BitSet> Dfpn<'t, B> {
             for (rank, &m) in order.iter().enumerate() {
                 let bit = B::bit_of(m);
                 let ck = keys::child(self.pos.geometry(), self.key, me, bit);
-                let (pn, dn) = match self.table.get(ck) {
+                let known = match self.table.get(ck) {
                     Some(e) => {
                         self.stats.tt_hits += 1;
+                        Some(e)
+                    }
+                    None if depth < LOOK_DEPTH => Some(self.look(depth, m, ck, rank)),
+                    None => None,
+                };
+                let (pn, dn) = match known {
+                    Some(e) => {
                         if e.dn == 0 {
                             result = Some(Res {
                                 pn: 0,
@@ -566,37 +565,6 @@ impl<'t, B: BitSet> Dfpn<'t, B> {
                         }
                         (e.pn, e.dn)
                     }
-                    None if depth < LOOK_DEPTH => match self.look(depth, m, ck) {
-                        Look::Open(k) => {
-                            // Kept in the table, so a root searched again (a root job that
-                            // comes back) does not look again.
-                            let dn = look_dn(k, rank);
-                            let e = Entry {
-                                key: ck,
-                                pn: 1,
-                                dn,
-                                work: 1,
-                                best: NO_MOVE,
-                                carrier: B::EMPTY,
-                            };
-                            self.table.put(e);
-                            (1, dn)
-                        }
-                        Look::Lost(carrier) => {
-                            allowed &= carrier;
-                            threats |= carrier;
-                            continue;
-                        }
-                        Look::Won(carrier) => {
-                            result = Some(Res {
-                                pn: 0,
-                                dn: INF,
-                                carrier: carrier.with(m),
-                                best: bit as u16,
-                            });
-                            break;
-                        }
-                    },
                     None => (1, start_dn(rank)),
                 };
                 kids.push(Child { bit: bit as u16, pn, dn });
