@@ -18,7 +18,7 @@ pub mod sgf;
 mod zobrist;
 
 pub use any::AnyPosition;
-pub use bitboard::{BitSet, Bitboard, Cells, WideBitboard};
+pub use bitboard::{BitSet, Bitboard, Cells, TinyBitboard, WideBitboard};
 pub use cell::{Cell, Edge, ParseCellError};
 pub use color::{Color, ParseColorError};
 pub use diagram::{Diagram, ParseDiagramError};

@@ -2,7 +2,7 @@
 
 use std::collections::BTreeSet;
 
-use nash_board::{BitSet, Bitboard, Cell, Edge, WideBitboard};
+use nash_board::{BitSet, Bitboard, Cell, Edge, TinyBitboard, WideBitboard};
 use proptest::prelude::*;
 
 use crate::common::hex_neighbours;
@@ -92,6 +92,11 @@ proptest! {
     }
 
     #[test]
+    fn tiny_bitboard_matches_model(a in model(7), b in model(7), p in probe(7)) {
+        check_ops::<TinyBitboard>(&a, &b, p)?;
+    }
+
+    #[test]
     fn wide_bitboard_matches_model(a in model(19), b in model(19), p in probe(19)) {
         check_ops::<WideBitboard>(&a, &b, p)?;
     }
@@ -106,6 +111,16 @@ proptest! {
         let area11: Model = universe::<Bitboard>().into_iter().filter(|c| !c.is_edge()).collect();
         let wide_dilated: Model = &to_model(wide.dilate()) & &area11;
         prop_assert_eq!(to_model(small.dilate()), wide_dilated);
+    }
+
+    #[test]
+    fn tiny_and_small_agree_on_tiny_layouts(a in model(7)) {
+        let tiny: TinyBitboard = to_bits(&a);
+        let small: Bitboard = to_bits(&a);
+        prop_assert_eq!(to_model(tiny), to_model(small));
+        let area7: Model = universe::<TinyBitboard>().into_iter().filter(|c| !c.is_edge()).collect();
+        let small_dilated: Model = &to_model(small.dilate()) & &area7;
+        prop_assert_eq!(to_model(tiny.dilate()), small_dilated);
     }
 }
 

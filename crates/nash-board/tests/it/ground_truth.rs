@@ -5,7 +5,7 @@
 
 use std::collections::HashMap;
 
-use nash_board::{BitSet, Bitboard, Color, MoveList, Position, WideBitboard};
+use nash_board::{BitSet, Bitboard, Color, MoveList, Position, TinyBitboard, WideBitboard};
 
 struct Line {
     size: usize,
@@ -47,7 +47,7 @@ fn replay<B: BitSet>(line: &Line) -> Position<B> {
 }
 
 #[test]
-fn every_line_replays_on_both_widths() {
+fn every_line_replays_on_every_width() {
     let all = lines();
     assert!(all.len() > 100);
     for line in &all {
@@ -56,6 +56,12 @@ fn every_line_replays_on_both_widths() {
             let small = replay::<Bitboard>(line);
             assert_eq!(small.hash(), wide.hash());
             assert_eq!(small.to_string(), wide.to_string());
+        }
+        if line.size <= TinyBitboard::STRIDE {
+            let tiny = replay::<TinyBitboard>(line);
+            assert_eq!(tiny.hash(), wide.hash());
+            assert_eq!(tiny.to_string(), wide.to_string());
+            assert_eq!(tiny.winner(), wide.winner());
         }
         if let Some(w) = &line.winning {
             for cell in w {

@@ -1,7 +1,7 @@
 //! The incremental hash, winner and undo against positions rebuilt from scratch, after random
 //! sequences of moves, swaps, passes, fill-in and undos.
 
-use nash_board::{fits_small, BitSet, Bitboard, Color, Move, Position, WideBitboard};
+use nash_board::{fits_small, BitSet, Bitboard, Color, Move, Position, TinyBitboard, WideBitboard};
 use proptest::prelude::*;
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
@@ -110,6 +110,9 @@ proptest! {
         run::<WideBitboard>(cols, rows, seed, 60)?;
         if fits_small(cols, rows) {
             run::<Bitboard>(cols, rows, seed, 60)?;
+        }
+        if cols <= TinyBitboard::STRIDE && rows <= TinyBitboard::STRIDE {
+            run::<TinyBitboard>(cols, rows, seed, 60)?;
         }
     }
 }
