@@ -58,6 +58,17 @@ impl<B: BitSet> Outcome<B> {
     pub fn winner(&self, to_move: Color) -> Option<Color> {
         self.wins().map(|w| if w { to_move } else { !to_move })
     }
+
+    /// The same outcome with its carrier in another bitboard width, which must hold it.
+    pub(crate) fn convert<C: BitSet>(self) -> Outcome<C> {
+        match self {
+            Outcome::Win { winning_move, carrier } => {
+                Outcome::Win { winning_move, carrier: crate::convert(carrier) }
+            }
+            Outcome::Loss { carrier } => Outcome::Loss { carrier: crate::convert(carrier) },
+            Outcome::Unknown { reason } => Outcome::Unknown { reason },
+        }
+    }
 }
 
 /// What a solve cost. Counters are plain integers, updated per node without synchronisation;
@@ -118,4 +129,16 @@ pub struct WinningMoves<B> {
     pub unknown: B,
     /// Counters over all the solves.
     pub stats: Stats,
+}
+
+impl<B: BitSet> WinningMoves<B> {
+    /// The same sets in another bitboard width, which must hold them.
+    pub(crate) fn convert<C: BitSet>(self) -> WinningMoves<C> {
+        WinningMoves {
+            winning: crate::convert(self.winning),
+            losing: crate::convert(self.losing),
+            unknown: crate::convert(self.unknown),
+            stats: self.stats,
+        }
+    }
 }

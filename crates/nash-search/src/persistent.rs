@@ -7,7 +7,7 @@
 //! do not name the board, so the table is started afresh when the board's shape changes, and
 //! when a new memory limit or thread count plans a different size.
 
-use nash_board::{BitSet, Position};
+use nash_board::{BitSet, Position, TinyBitboard};
 
 use crate::config::SolverConfig;
 use crate::outcome::{SolveResult, WinningMoves};
@@ -17,6 +17,8 @@ use crate::{memory, solve_in, winning};
 /// A transposition table kept from one solve to the next. See [`SolverTable::solve`].
 pub struct SolverTable<B: BitSet> {
     kept: Option<Kept<B>>,
+    /// The table of boards up to 7×7, which are solved on the [`TinyBitboard`].
+    tiny: Option<Kept<TinyBitboard>>,
 }
 
 struct Kept<B> {
@@ -27,7 +29,7 @@ struct Kept<B> {
 
 impl<B: BitSet> std::fmt::Debug for SolverTable<B> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let shape = self.kept.as_ref().map(|k| k.shape);
+        let shape = self.kept.as_ref().map(|k| k.shape).or(self.tiny.as_ref().map(|k| k.shape));
         f.debug_struct("SolverTable").field("shape", &shape).finish()
     }
 }
@@ -38,34 +40,36 @@ impl<B: BitSet> Default for SolverTable<B> {
     }
 }
 
+/// The table in `kept` for a solve of `pos` needing `bytes`, started afresh when the board or
+/// the size differs from the kept one's.
+fn table_for<'k, C: BitSet>(
+    kept: &'k mut Option<Kept<C>>,
+    pos: &Position<C>,
+    bytes: usize,
+) -> &'k Table<C> {
+    let shape = (pos.cols(), pos.rows());
+    if !kept.as_ref().is_some_and(|k| k.shape == shape && k.bytes == bytes) {
+        // Free the old table before taking memory for the new one.
+        *kept = None;
+    }
+    &kept.get_or_insert_with(|| Kept { table: Table::with_bytes(bytes), shape, bytes }).table
+}
+
 impl<B: BitSet> SolverTable<B> {
     /// An empty table; memory is taken at the first solve.
     pub fn new() -> SolverTable<B> {
-        SolverTable { kept: None }
+        SolverTable { kept: None, tiny: None }
     }
 
     /// Forgets everything stored (and gives the memory back).
     pub fn clear(&mut self) {
         self.kept = None;
+        self.tiny = None;
     }
 
     /// Whether the table holds anything from an earlier solve.
     pub fn is_empty(&self) -> bool {
-        self.kept.is_none()
-    }
-
-    /// The table for a solve of `pos` needing `bytes`, started afresh when the board or the
-    /// size differs from the kept one's.
-    fn table_for(&mut self, pos: &Position<B>, bytes: usize) -> &Table<B> {
-        let shape = (pos.cols(), pos.rows());
-        let fits = self.kept.as_ref().is_some_and(|k| k.shape == shape && k.bytes == bytes);
-        if !fits {
-            // Free the old table before taking memory for the new one.
-            self.kept = None;
-        }
-        let k =
-            self.kept.get_or_insert_with(|| Kept { table: Table::with_bytes(bytes), shape, bytes });
-        &k.table
+        self.kept.is_none() && self.tiny.is_none()
     }
 
     /// [`crate::solve`] with this table: what earlier solves on the same board stored is used,
@@ -74,13 +78,28 @@ impl<B: BitSet> SolverTable<B> {
         if let Some(r) = crate::decided(pos) {
             return r;
         }
+        if let Some(t) = crate::narrowed(pos) {
+            // Only one board is kept: a small board's table replaces a larger one's.
+            self.kept = None;
+            let bytes = memory::plan(cfg, t.geometry()).table_bytes;
+            let r = solve_in(&t, cfg, table_for(&mut self.tiny, &t, bytes));
+            return SolveResult { outcome: r.outcome.convert(), stats: r.stats };
+        }
+        self.tiny = None;
         let bytes = memory::plan(cfg, pos.geometry()).table_bytes;
-        solve_in(pos, cfg, self.table_for(pos, bytes))
+        solve_in(pos, cfg, table_for(&mut self.kept, pos, bytes))
     }
 
     /// [`crate::winning_moves`] with this table.
     pub fn winning_moves(&mut self, pos: &Position<B>, cfg: &SolverConfig) -> WinningMoves<B> {
+        if let Some(t) = crate::narrowed(pos) {
+            self.kept = None;
+            let bytes = winning::table_bytes(&t, cfg);
+            return winning::winning_moves_in(&t, cfg, table_for(&mut self.tiny, &t, bytes))
+                .convert();
+        }
+        self.tiny = None;
         let bytes = winning::table_bytes(pos, cfg);
-        winning::winning_moves_in(pos, cfg, self.table_for(pos, bytes))
+        winning::winning_moves_in(pos, cfg, table_for(&mut self.kept, pos, bytes))
     }
 }

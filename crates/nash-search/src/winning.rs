@@ -19,6 +19,9 @@ use crate::table::Table;
 /// for the opponent. With `cfg.threads > 1` the moves are solved in parallel. Moves the budget
 /// leaves undecided are reported in `unknown`.
 pub fn winning_moves<B: BitSet>(pos: &Position<B>, cfg: &SolverConfig) -> WinningMoves<B> {
+    if let Some(tiny) = crate::narrowed(pos) {
+        return winning_moves(&tiny, cfg).convert();
+    }
     let table = Table::with_bytes(table_bytes(pos, cfg));
     winning_moves_in(pos, cfg, &table)
 }
