@@ -190,7 +190,11 @@ impl<B: BitSet> Pipeline<B> {
         let node = self.analyse_uncached(pos, depth, stats);
         let slot = self.cache_slot(key);
         let mut scratch = std::mem::take(&mut self.scratch);
-        self.order(pos, node.moves, &mut scratch);
+        scratch.clear();
+        if matches!(node.verdict, Verdict::Open) {
+            // A decided node has no children to order.
+            self.order(pos, node.moves, &mut scratch);
+        }
         let e = &mut self.cache[slot];
         e.key = key;
         e.node = node;
@@ -300,11 +304,12 @@ impl<B: BitSet> Pipeline<B> {
         // Virtual connections (Anshelevich 2000; Chen 2025 s.5.5.3): decide the node, or
         // restrict the moves to the mustplay.
         if !self.vc.is_empty() {
-            let slot = self.update_vc(pos, depth);
-            self.vc_fresh = Some(slot);
-            let vc = &self.vc[slot];
+            let started = self.start_vc(pos, depth);
+            let slot = started.0;
             if self.cfg.vc {
-                if let Some(w) = vc.win_now() {
+                // The mover's connections alone can decide: then the other player's are
+                // never built.
+                if let Some(w) = self.vc[slot].win_now() {
                     stats.knowledge_decided += 1;
                     let mv = w
                         .key
@@ -313,6 +318,11 @@ impl<B: BitSet> Pipeline<B> {
                     node.verdict = Verdict::Win { mv, carrier: w.carrier | node.fill_carrier(me) };
                     return node;
                 }
+            }
+            self.finish_vc(pos, depth, started);
+            self.vc_fresh = Some(slot);
+            let vc = &self.vc[slot];
+            if self.cfg.vc {
                 if let Some(c) = vc.opponent_won() {
                     stats.knowledge_decided += 1;
                     node.verdict = Verdict::Loss { carrier: c | node.fill_carrier(!me) };
@@ -352,13 +362,13 @@ impl<B: BitSet> Pipeline<B> {
         node
     }
 
-    /// Builds the connections of `pos`, `depth` moves below the root, in the least recently
-    /// used pool slot and returns the slot. When the builder of the parent (the position last
-    /// analysed one level up) is still in the pool, the connections of the player who did not
-    /// move are derived from it instead of being built again.
-    fn update_vc(&mut self, pos: &Position<B>, depth: usize) -> usize {
+    /// Builds the connections of the player to move in `pos`, `depth` moves below the root, in
+    /// the least recently used pool slot, and returns the slot and the slot of the parent's
+    /// builder if it is still in the pool (the position last analysed one level up). The other
+    /// player's connections follow with [`Pipeline::finish_vc`]; until then the slot describes
+    /// no position, so no child derives from it.
+    fn start_vc(&mut self, pos: &Position<B>, depth: usize) -> (usize, Option<usize>) {
         self.clock += 1;
-        let key = self.path.get(depth).copied().unwrap_or(0);
         let parent_key = match depth {
             0 => 0,
             d => self.path.get(d - 1).copied().unwrap_or(0),
@@ -369,6 +379,27 @@ impl<B: BitSet> Pipeline<B> {
             .filter(|&i| Some(i) != parent)
             .min_by_key(|&i| self.vc_used[i])
             .unwrap_or(0);
+        self.build_side(pos, slot, parent, pos.to_move());
+        self.vc_key[slot] = 0;
+        self.vc_used[slot] = self.clock;
+        (slot, parent)
+    }
+
+    /// Builds the connections of the player who just moved in the slot [`Pipeline::start_vc`]
+    /// returned; the slot then describes `pos`, `depth` moves below the root.
+    fn finish_vc(
+        &mut self,
+        pos: &Position<B>,
+        depth: usize,
+        (slot, parent): (usize, Option<usize>),
+    ) {
+        self.build_side(pos, slot, parent, !pos.to_move());
+        self.vc_key[slot] = self.path.get(depth).copied().unwrap_or(0);
+    }
+
+    /// Builds `color`'s connections of `pos` in `slot`, from the builder in `parent` when
+    /// there is one.
+    fn build_side(&mut self, pos: &Position<B>, slot: usize, parent: Option<usize>, color: Color) {
         match parent {
             Some(p) => {
                 let (a, b) = if p < slot {
@@ -378,14 +409,11 @@ impl<B: BitSet> Pipeline<B> {
                     let (x, y) = self.vc.split_at_mut(p);
                     (&y[0], &mut x[slot])
                 };
-                b.build_from(a, pos);
+                b.build_side(Some(a), pos, color);
                 self.vc_used[p] = self.clock;
             }
-            None => self.vc[slot].build(pos),
+            None => self.vc[slot].build_side(None, pos, color),
         }
-        self.vc_key[slot] = key;
-        self.vc_used[slot] = self.clock;
-        slot
     }
 
     /// The slot where the analysis of `key` goes. The cache starts small, so short solves do

@@ -116,31 +116,38 @@ impl<B: BitSet> VcBuilder<B> {
     /// only weakens the knowledge. Falls back to [`VcBuilder::build`] when `parent` is not a
     /// position of the same board with a subset of the stones, or the area limit is on.
     pub fn build_from(&mut self, parent: &VcBuilder<B>, pos: &Position<B>) {
-        let geom = pos.geometry();
-        let now = [pos.black(), pos.white()];
-        let old = parent.stones;
-        let usable = parent.geom.is_some_and(|g| std::ptr::eq(g, geom))
-            && parent.config == self.config
-            && !self.config.area_limit
-            && old[0].is_subset(now[0])
-            && old[1].is_subset(now[1]);
-        if !usable {
-            self.build(pos);
-            return;
-        }
-        self.geom = Some(geom);
-        self.stones = now;
-        self.to_move = pos.to_move();
         for color in Color::ALL {
-            let (i, j) = (color.index(), (!color).index());
-            let src = &parent.stores[i];
-            if now[i] == old[i] && !src.stopped {
+            self.build_side(Some(parent), pos, color);
+        }
+    }
+
+    /// The connections of one player in `pos`, derived from `parent` as
+    /// [`VcBuilder::build_from`] does when it can, built from scratch otherwise. The other
+    /// player's connections are left as they were: until they are built for `pos` too, only
+    /// `color`'s connections may be read (a solver reads the mover's first, and when they
+    /// already win it needs nothing else).
+    pub fn build_side(&mut self, parent: Option<&VcBuilder<B>>, pos: &Position<B>, color: Color) {
+        let geom = pos.geometry();
+        self.geom = Some(geom);
+        self.stones = [pos.black(), pos.white()];
+        self.to_move = pos.to_move();
+        let (i, j) = (color.index(), (!color).index());
+        let now = self.stones;
+        let derivable = parent.filter(|p| {
+            p.geom.is_some_and(|g| std::ptr::eq(g, geom))
+                && p.config == self.config
+                && !self.config.area_limit
+                && p.stones[i] == now[i]
+                && p.stones[j].is_subset(now[j])
+                && !p.stores[i].stopped
+        });
+        match derivable {
+            Some(p) => {
                 let store = &mut self.stores[i];
-                store.derive_from(src, now[j] - old[j]);
+                store.derive_from(&p.stores[i], now[j] - p.stones[j]);
                 store.to_move = color == self.to_move;
-            } else {
-                self.rebuild(color);
             }
+            None => self.rebuild(color),
         }
     }
 
