@@ -452,6 +452,9 @@ impl<B: BitSet> Pipeline<B> {
             return;
         }
         out.extend(moves.iter());
+        if out.len() < 2 {
+            return;
+        }
         match self.cfg.ordering {
             MoveOrdering::None => {}
             MoveOrdering::HScore if self.vc_fresh.is_some() => {
