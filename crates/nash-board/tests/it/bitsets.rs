@@ -1,4 +1,4 @@
-//! Bitboard operations against a `BTreeSet<Cell>` model, for both widths.
+//! Bitboard operations against a `BTreeSet<Cell>` model, for every width.
 
 use std::collections::BTreeSet;
 
@@ -83,6 +83,18 @@ fn probe(stride: usize) -> impl Strategy<Value = Cell> {
     ]
 }
 
+/// Cells of a layout sit at different bits in a narrow width `N` and a wider one `W`, but the
+/// sets and their dilations within the narrow layout are the same.
+fn check_widths<N: BitSet, W: BitSet>(a: &Model) -> Result<(), TestCaseError> {
+    let narrow: N = to_bits(a);
+    let wide: W = to_bits(a);
+    prop_assert_eq!(to_model(narrow), to_model(wide));
+    let area: Model = universe::<N>().into_iter().filter(|c| !c.is_edge()).collect();
+    let wide_dilated: Model = &to_model(wide.dilate()) & &area;
+    prop_assert_eq!(to_model(narrow.dilate()), wide_dilated);
+    Ok(())
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(400))]
 
@@ -103,24 +115,12 @@ proptest! {
 
     #[test]
     fn widths_agree_on_small_layouts(a in model(11)) {
-        // Cells of an 11x11 layout sit at different bits in the two widths, but the sets and
-        // their dilations within 11x11 are the same.
-        let small: Bitboard = to_bits(&a);
-        let wide: WideBitboard = to_bits(&a);
-        prop_assert_eq!(to_model(small), to_model(wide));
-        let area11: Model = universe::<Bitboard>().into_iter().filter(|c| !c.is_edge()).collect();
-        let wide_dilated: Model = &to_model(wide.dilate()) & &area11;
-        prop_assert_eq!(to_model(small.dilate()), wide_dilated);
+        check_widths::<Bitboard, WideBitboard>(&a)?;
     }
 
     #[test]
-    fn tiny_and_small_agree_on_tiny_layouts(a in model(7)) {
-        let tiny: TinyBitboard = to_bits(&a);
-        let small: Bitboard = to_bits(&a);
-        prop_assert_eq!(to_model(tiny), to_model(small));
-        let area7: Model = universe::<TinyBitboard>().into_iter().filter(|c| !c.is_edge()).collect();
-        let small_dilated: Model = &to_model(small.dilate()) & &area7;
-        prop_assert_eq!(to_model(tiny.dilate()), small_dilated);
+    fn widths_agree_on_tiny_layouts(a in model(7)) {
+        check_widths::<TinyBitboard, Bitboard>(&a)?;
     }
 }
 
