@@ -42,9 +42,10 @@ fn start_dn(rank: usize) -> u32 {
 }
 
 /// The proof number a child neither searched nor looked at starts with: what refuting the move
-/// is taken to cost the opponent before anything is known. Against 1, a start of 2 makes a node with many
-/// unsearched children look harder to disprove than one whose children were searched and found
-/// easy, which cut the nodes of the 49 7x7 openings by a tenth (docs/solving.md).
+/// is taken to cost the opponent before anything is known. Against 1, a start of 2 makes a
+/// node with many unsearched children look harder to disprove than one whose children were
+/// searched and found easy, which cut the nodes of the 49 7x7 openings by a tenth
+/// (docs/solving.md).
 const START_PN: u32 = 2;
 
 /// The disproof number a child that was looked at starts with: the opponent's number of moves
@@ -148,11 +149,11 @@ const FIRST_BUDGET: u64 = 256;
 /// unsolved move with the smallest disproof number (the move df-pn at the root would search),
 /// searches it within its budget and, if it is still open, puts it back with its new numbers
 /// and a doubled budget. The table keeps the work, so a move searched again resumes where it
-/// stopped. A move whose opponent looks twice as close to a win as to a loss (counting unsearched
-/// replies at [`START_PN`] each: `pn · 2 · START_PN < dn`) is searched to the end the next time:
-/// it is most likely a refutation that a lost root needs anyway. Like df-pn
-/// at the root, the workers leave a move that grows hard for one that looks easier, which finds
-/// a winning move that the move order ranks low; like a plain split of the root, the moves of a
+/// stopped. A move whose opponent looks twice as close to a win as to a loss (counting
+/// unsearched replies at [`START_PN`] each: `pn · 2 · START_PN < dn`) is searched to the end
+/// the next time: it is most likely a refutation that a lost root needs anyway. Like df-pn at
+/// the root, the workers leave a move that grows hard for one that looks easier, which finds a
+/// winning move that the move order ranks low; like a plain split of the root, the moves of a
 /// lost root are refuted side by side.
 fn solve_root_jobs<B: BitSet>(
     pos: &Position<B>,
