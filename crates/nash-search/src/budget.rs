@@ -17,8 +17,9 @@ pub(crate) struct Limits {
     nodes: Option<u64>,
     deadline: Option<Instant>,
     cancel: Option<Arc<AtomicBool>>,
-    /// Raised by a sibling worker that finished the solve.
-    done: Option<Arc<AtomicBool>>,
+    /// Raised by a sibling worker that finished the solve (or the part of it this worker
+    /// searches).
+    done: [Option<Arc<AtomicBool>>; 2],
     pub(crate) start: Instant,
     tick: u32,
     stopped: Option<StopReason>,
@@ -36,7 +37,7 @@ impl Limits {
             nodes: budget.nodes,
             deadline: budget.time.map(|t| start + t),
             cancel: budget.cancel.clone(),
-            done: None,
+            done: [None, None],
             start,
             // The first check reads the clock: a worker that joins a solve after its deadline
             // stops at once.
@@ -76,11 +77,9 @@ impl Limits {
                 return true;
             }
         }
-        if let Some(d) = &self.done {
-            if d.load(Ordering::Relaxed) {
-                self.stopped = Some(StopReason::Cancelled);
-                return true;
-            }
+        if self.done.iter().flatten().any(|d| d.load(Ordering::Relaxed)) {
+            self.stopped = Some(StopReason::Cancelled);
+            return true;
         }
         if let Some(d) = self.deadline {
             if Instant::now() >= d {
@@ -91,9 +90,11 @@ impl Limits {
         false
     }
 
-    /// Also stop when `done` is raised (parallel workers sharing a solve).
+    /// Also stop when `done` is raised (parallel workers sharing a solve). Two such flags can
+    /// be watched; a third replaces the second.
     pub(crate) fn with_done(mut self, done: Arc<AtomicBool>) -> Limits {
-        self.done = Some(done);
+        let i = usize::from(self.done[0].is_some());
+        self.done[i] = Some(done);
         self
     }
 

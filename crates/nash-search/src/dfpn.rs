@@ -137,7 +137,10 @@ struct Job {
     dn: u32,
     /// Nodes the next search of this move may take.
     budget: u64,
-    running: bool,
+    /// Whether a worker searches the move within its budget now (it took it).
+    taken: bool,
+    /// Workers searching the move now: the one that took it, and helpers.
+    workers: u32,
     solved: bool,
 }
 
@@ -154,7 +157,10 @@ const FIRST_BUDGET: u64 = 256;
 /// the next time: it is most likely a refutation that a lost root needs anyway. Like df-pn at
 /// the root, the workers leave a move that grows hard for one that looks easier, which finds a
 /// winning move that the move order ranks low; like a plain split of the root, the moves of a
-/// lost root are refuted side by side.
+/// lost root are refuted side by side. A worker that finds every open move taken helps with
+/// one (the fewest workers, then the smallest disproof number) until it is solved or its
+/// budget runs out, spreading over its subtree as the workers of [`solve_parallel`] do: a lost
+/// root often ends with one hard refutation, which used to leave the other workers idle.
 fn solve_root_jobs<B: BitSet>(
     pos: &Position<B>,
     cfg: &SolverConfig,
@@ -192,10 +198,14 @@ fn solve_root_jobs<B: BitSet>(
             mv,
             dn: start_dn(rank),
             budget: FIRST_BUDGET,
-            running: false,
+            taken: false,
+            workers: 0,
             solved: false,
         })
         .collect();
+    // Per job, raised to call its workers back: it was solved, or its budget ran out.
+    let recall: Vec<Arc<AtomicBool>> = (0..n).map(|_| Arc::default()).collect();
+    let busy: Vec<AtomicU32> = (0..BUSY).map(|_| AtomicU32::new(0)).collect();
     let shared = std::sync::Mutex::new(JobBoard {
         jobs,
         threats: node.support | node.fill_carrier(!me),
@@ -203,29 +213,26 @@ fn solve_root_jobs<B: BitSet>(
         win: None,
         stopped: None,
     });
-    let returned = std::sync::Condvar::new();
     let done = Arc::new(AtomicBool::new(false));
     let single = SolverConfig { threads: 1, ..cfg.clone() };
     let worker_stats: Vec<Stats> = std::thread::scope(|s| {
         let handles: Vec<_> = (0..cfg.threads.min(n).max(1))
             .map(|_| {
                 let (done, shared, single, plan) = (done.clone(), &shared, &single, &plan);
-                let returned = &returned;
+                let (recall, busy) = (&recall, &busy[..]);
                 s.spawn(move || {
                     let mut w = Dfpn::new(pos, single, table, plan);
+                    w.busy = Some(busy);
                     let mut st = Stats::default();
                     let mut last = None;
                     while !done.load(Ordering::Relaxed) {
                         let mut board = shared.lock().unwrap_or_else(|e| e.into_inner());
-                        let (i, job) = match board.take(last) {
-                            Take::Job(i, job) => (i, job),
-                            Take::Wait => {
-                                // Every open move is being searched: wait for one to come back
-                                // (the timeout only guards against a missed wake-up).
-                                let wait = std::time::Duration::from_millis(5);
-                                drop(returned.wait_timeout(board, wait));
-                                continue;
+                        let (i, job, helper) = match board.take(last) {
+                            Take::Job(i, job) => {
+                                recall[i].store(false, Ordering::Relaxed);
+                                (i, job, false)
                             }
+                            Take::Help(i, job) => (i, job, true),
                             Take::Finished => break,
                         };
                         drop(board);
@@ -235,20 +242,30 @@ fn solve_root_jobs<B: BitSet>(
                         let (o, bounds) = if p.winner() == Some(me) {
                             (Outcome::Loss { carrier: B::EMPTY }, (INF, 0))
                         } else {
-                            let budget =
-                                Budget { nodes: Some(job.budget), ..single.budget.clone() };
-                            let limits = Limits::started_at(&budget, start).with_done(done.clone());
+                            // A helper stays until the move is solved or its taker's budget
+                            // runs out.
+                            let nodes = (!helper).then_some(job.budget);
+                            let budget = Budget { nodes, ..single.budget.clone() };
+                            let limits = Limits::started_at(&budget, start)
+                                .with_done(done.clone())
+                                .with_done(recall[i].clone());
                             w.reroot(&p, limits);
                             let o = w.run();
                             st.merge(&std::mem::take(&mut w.stats));
                             (o, w.bounds)
                         };
                         let mut board = shared.lock().unwrap_or_else(|e| e.into_inner());
-                        if board.report(i, o, bounds, n) {
+                        let recalled = recall[i].load(Ordering::Relaxed);
+                        let cancelled =
+                            matches!(o, Outcome::Unknown { reason: StopReason::Cancelled });
+                        if board.report(i, o, bounds, n, helper, recalled) {
                             done.store(true, Ordering::Relaxed);
                         }
+                        if !cancelled {
+                            // Solved, or the taker's budget ran out: the helpers leave too.
+                            recall[i].store(true, Ordering::Relaxed);
+                        }
                         drop(board);
-                        returned.notify_all();
                     }
                     st
                 })
@@ -281,38 +298,60 @@ struct JobBoard<B> {
 
 /// What a worker gets from the [`JobBoard`].
 enum Take {
+    /// A move to search with its budget.
     Job(usize, Job),
-    Wait,
+    /// A move another worker is searching, to search alongside it.
+    Help(usize, Job),
     Finished,
 }
 
 impl<B: BitSet> JobBoard<B> {
     /// Marks the next job to search as running and returns it: the free move with the smallest
     /// disproof number, the worker's `last` move on a tie (its caches are warm), then the
-    /// earliest in the move order.
+    /// earliest in the move order. When every open move is being searched, the worker helps
+    /// with the one that has the fewest workers (the smallest disproof number on a tie): at the
+    /// end of a solve one hard move is often all that is left.
     fn take(&mut self, last: Option<usize>) -> Take {
-        let free = self
-            .jobs
-            .iter()
-            .enumerate()
-            .filter(|(_, j)| !j.running && !j.solved)
-            .min_by_key(|&(i, j)| (j.dn, last != Some(i), i))
-            .map(|(i, _)| i);
-        match free {
-            Some(i) => {
-                self.jobs[i].running = true;
-                Take::Job(i, self.jobs[i])
+        let open = self.jobs.iter().enumerate().filter(|(_, j)| !j.solved);
+        let pick = open.min_by_key(|&(i, j)| (j.workers, j.dn, last != Some(i), i));
+        match pick {
+            Some((i, j)) => {
+                let helper = j.taken;
+                let j = &mut self.jobs[i];
+                j.workers += 1;
+                j.taken = true;
+                if helper {
+                    Take::Help(i, *j)
+                } else {
+                    Take::Job(i, *j)
+                }
             }
-            None if self.jobs.iter().all(|j| j.solved) => Take::Finished,
-            None => Take::Wait,
+            None => Take::Finished,
         }
     }
 
-    /// Records what the search of job `i` found (the child's outcome and its proof and
-    /// disproof numbers); returns whether the solve is over.
-    fn report(&mut self, i: usize, o: Outcome<B>, (pn, dn): (u32, u32), n: usize) -> bool {
+    /// Records what a search of job `i` found (the child's outcome and its proof and
+    /// disproof numbers); returns whether the solve is over. The search of a `helper`, or one
+    /// that was `recalled` (the move was solved meanwhile, or its budget ran out), only counts
+    /// when it solved the move.
+    fn report(
+        &mut self,
+        i: usize,
+        o: Outcome<B>,
+        (pn, dn): (u32, u32),
+        n: usize,
+        helper: bool,
+        recalled: bool,
+    ) -> bool {
         let j = &mut self.jobs[i];
-        j.running = false;
+        j.workers -= 1;
+        if !helper {
+            j.taken = false;
+        }
+        if j.solved {
+            return false;
+        }
+        let recalled = helper || recalled;
         match o {
             Outcome::Loss { carrier } => {
                 j.solved = true;
@@ -325,6 +364,11 @@ impl<B: BitSet> JobBoard<B> {
                 self.threats |= carrier;
                 self.refuted += 1;
                 self.refuted == n
+            }
+            Outcome::Unknown { reason: StopReason::NodeLimit | StopReason::Cancelled }
+                if recalled =>
+            {
+                false
             }
             Outcome::Unknown { reason: StopReason::NodeLimit } => {
                 j.dn = dn.max(1);
