@@ -23,6 +23,10 @@ pub struct VcBuilder<B: BitSet> {
     layers: Vec<B>,
 }
 
+/// The most new stones of one player that [`VcBuilder::build_from`] adds to the parent's
+/// connections one by one; with more, a rebuild is cheaper.
+const MAX_NEW_STONES: usize = 2;
+
 impl<B: BitSet> Clone for VcBuilder<B> {
     fn clone(&self) -> VcBuilder<B> {
         let mut b = VcBuilder::new(self.config);
@@ -111,10 +115,12 @@ impl<B: BitSet> VcBuilder<B> {
     /// The connections of `pos` computed from those of `parent`, a position with a subset of
     /// its stones (typically the position one move up the search tree). A player who has no
     /// new stone keeps the parent's connections that the opponent's new stones leave intact
-    /// (Chen 2025 s.5.4.2); a player with new stones is built from scratch. Every connection is
-    /// valid; with capped lists the kept set can lack some that a rebuild would find, which
-    /// only weakens the knowledge. Falls back to [`VcBuilder::build`] when `parent` is not a
-    /// position of the same board with a subset of the stones, or the area limit is on.
+    /// (Chen 2025 s.5.4.2); a player with one or two new stones (a move, and a cell fill-in
+    /// gave them) gets the parent's connections updated stone by stone as [`VcBuilder::put`]
+    /// does, and one with more is built from scratch. Every connection is valid; with capped
+    /// lists the set can differ from what a rebuild finds, which only changes the knowledge.
+    /// Falls back to [`VcBuilder::build`] when `parent` is not a position of the same board with
+    /// a subset of the stones, or the area limit is on.
     pub fn build_from(&mut self, parent: &VcBuilder<B>, pos: &Position<B>) {
         for color in Color::ALL {
             self.build_side(Some(parent), pos, color);
@@ -137,7 +143,8 @@ impl<B: BitSet> VcBuilder<B> {
             p.geom.is_some_and(|g| std::ptr::eq(g, geom))
                 && p.config == self.config
                 && !self.config.area_limit
-                && p.stones[i] == now[i]
+                && p.stones[i].is_subset(now[i])
+                && (now[i] - p.stones[i]).len() <= MAX_NEW_STONES
                 && p.stones[j].is_subset(now[j])
                 && !p.stores[i].stopped
         });
@@ -146,6 +153,14 @@ impl<B: BitSet> VcBuilder<B> {
                 let store = &mut self.stores[i];
                 store.derive_from(&p.stores[i], now[j] - p.stones[j]);
                 store.to_move = color == self.to_move;
+                // The player's new stones, one at a time. On the 49 7x7 openings this took
+                // about 7% less time than building the player's set again (docs/vc.md).
+                for s in now[i] - p.stones[i] {
+                    if store.stopped {
+                        break;
+                    }
+                    store.own_stone(geom, B::bit_of(s));
+                }
             }
             None => self.rebuild(color),
         }

@@ -85,7 +85,10 @@ fn check_derived(config: HSearchConfig, n: usize, moves: &[usize]) {
         let (a, b) = (canon(&child), canon(&full));
         assert!(a == b, "derived set differs after {cell} in\n{pos}");
         assert_eq!(child.mustplay(), full.mustplay());
-        assert_eq!(child.win_now(), full.win_now());
+        // Equal sets can list their connections in another order, so of several smallest
+        // winning connections another one may be named: compare the kind and the size.
+        let win = |b: &VcBuilder<Bitboard>| b.win_now().map(|w| (w.key.is_some(), w.carrier.len()));
+        assert_eq!(win(&child), win(&full));
         std::mem::swap(&mut parent, &mut child);
     }
 }
