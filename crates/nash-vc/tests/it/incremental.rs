@@ -118,3 +118,32 @@ proptest! {
         check_derived(HSearchConfig::thesis_base(), n, &moves);
     }
 }
+
+/// A builder where only one player's set was built last (a solver stops there when the mover
+/// already wins) still holds the other player's set of an older position. A child must not
+/// take that set as its parent's: `build_from` checks what each set describes, not the
+/// builder's stones.
+#[test]
+fn a_set_of_an_older_position_is_not_derived_from() {
+    let config = HSearchConfig::default().exact();
+    let play = |moves: &str| {
+        let mut pos: Position<Bitboard> = Position::square(5).unwrap();
+        for m in moves.split_whitespace() {
+            pos.play(m.parse().unwrap()).unwrap();
+        }
+        pos
+    };
+    // Black's set is built for an old position, then only White's for the parent.
+    let old = play("c3 b4 d2");
+    let parent = play("b2 c3 d4 b4");
+    let child = play("b2 c3 d4 b4 c2");
+    let mut builder = VcBuilder::new(config);
+    builder.build(&old);
+    builder.build_side(None, &parent, Color::White);
+    let mut derived = VcBuilder::new(config);
+    derived.build_from(&builder, &child);
+    let mut full = VcBuilder::new(config);
+    full.build(&child);
+    assert_eq!(canon(&derived), canon(&full));
+    assert_eq!(derived.mustplay(), full.mustplay());
+}
