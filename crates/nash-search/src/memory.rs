@@ -65,11 +65,14 @@ pub(crate) fn builder_bytes<B: BitSet>(geom: &Geometry<B>, cfg: &SolverConfig) -
     ends * ends / 2 * per_pair
 }
 
-/// The builders a worker wants. Df-pn almost always finds a child's parent among the last few
-/// positions analysed, and a larger pool only costs cache misses: on 6x6 and 7x7 openings
-/// pools of 2 to 8 builders ran equally fast and 16 or 32 were 10-20% slower (16 again: the 49
-/// 7x7 openings took 220 s on one thread against 187 s with 4, with the same nodes).
-const POOL_WANTED: usize = 4;
+/// The builders a worker wants. A child whose parent's builder is still in the pool derives
+/// both players' connections from it (one player's by removing what the move broke, the other's
+/// by adding the move), and builds both from scratch otherwise. With 4 builders, half of the
+/// fresh analyses of the 7x7 openings missed their parent; with 16, six 7x7 openings took 5 to
+/// 9% less time (32: a few percent less again, but a two-thread solve within 512 MiB has no
+/// room for it). Before the move was added incrementally, pools of 2 to 8 ran equally fast and
+/// 16 was slower (docs/solving.md).
+const POOL_WANTED: usize = 16;
 
 /// Plans a solve of a position on `geom` with `cfg`: each worker's caches get at most half the
 /// limit divided among the workers (a builder pool never below two, parent and child), and the
