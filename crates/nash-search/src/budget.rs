@@ -90,10 +90,10 @@ impl Limits {
         false
     }
 
-    /// Also stop when `done` is raised (parallel workers sharing a solve). Two such flags can
-    /// be watched; a third replaces the second.
+    /// Also stop when `done` is raised (parallel workers sharing a solve); at most two flags.
     pub(crate) fn with_done(mut self, done: Arc<AtomicBool>) -> Limits {
         let i = usize::from(self.done[0].is_some());
+        debug_assert!(self.done[i].is_none(), "a third flag to watch");
         self.done[i] = Some(done);
         self
     }

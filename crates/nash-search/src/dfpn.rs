@@ -203,8 +203,6 @@ fn solve_root_jobs<B: BitSet>(
             solved: false,
         })
         .collect();
-    // Per job, raised to call its workers back: it was solved, or its budget ran out.
-    let recall: Vec<Arc<AtomicBool>> = (0..n).map(|_| Arc::default()).collect();
     let busy: Vec<AtomicU32> = (0..BUSY).map(|_| AtomicU32::new(0)).collect();
     let shared = std::sync::Mutex::new(JobBoard {
         jobs,
@@ -212,6 +210,7 @@ fn solve_root_jobs<B: BitSet>(
         refuted: 0,
         win: None,
         stopped: None,
+        recall: (0..n).map(|_| Arc::default()).collect(),
     });
     let done = Arc::new(AtomicBool::new(false));
     let single = SolverConfig { threads: 1, ..cfg.clone() };
@@ -219,7 +218,7 @@ fn solve_root_jobs<B: BitSet>(
         let handles: Vec<_> = (0..cfg.threads.min(n).max(1))
             .map(|_| {
                 let (done, shared, single, plan) = (done.clone(), &shared, &single, &plan);
-                let (recall, busy) = (&recall, &busy[..]);
+                let busy = &busy[..];
                 s.spawn(move || {
                     let mut w = Dfpn::new(pos, single, table, plan);
                     w.busy = Some(busy);
@@ -228,13 +227,11 @@ fn solve_root_jobs<B: BitSet>(
                     while !done.load(Ordering::Relaxed) {
                         let mut board = shared.lock().unwrap_or_else(|e| e.into_inner());
                         let (i, job, helper) = match board.take(last) {
-                            Take::Job(i, job) => {
-                                recall[i].store(false, Ordering::Relaxed);
-                                (i, job, false)
-                            }
+                            Take::Job(i, job) => (i, job, false),
                             Take::Help(i, job) => (i, job, true),
                             Take::Finished => break,
                         };
+                        let recall = board.recall[i].clone();
                         drop(board);
                         last = Some(i);
                         let mut p = pos.clone();
@@ -248,22 +245,15 @@ fn solve_root_jobs<B: BitSet>(
                             let budget = Budget { nodes, ..single.budget.clone() };
                             let limits = Limits::started_at(&budget, start)
                                 .with_done(done.clone())
-                                .with_done(recall[i].clone());
+                                .with_done(recall);
                             w.reroot(&p, limits);
                             let o = w.run();
                             st.merge(&std::mem::take(&mut w.stats));
                             (o, w.bounds)
                         };
                         let mut board = shared.lock().unwrap_or_else(|e| e.into_inner());
-                        let recalled = recall[i].load(Ordering::Relaxed);
-                        let cancelled =
-                            matches!(o, Outcome::Unknown { reason: StopReason::Cancelled });
-                        if board.report(i, o, bounds, n, helper, recalled) {
+                        if board.report(i, o, bounds, n, helper) {
                             done.store(true, Ordering::Relaxed);
-                        }
-                        if !cancelled {
-                            // Solved, or the taker's budget ran out: the helpers leave too.
-                            recall[i].store(true, Ordering::Relaxed);
                         }
                         drop(board);
                     }
@@ -294,6 +284,9 @@ struct JobBoard<B> {
     refuted: usize,
     win: Option<Outcome<B>>,
     stopped: Option<StopReason>,
+    /// Per job, raised to call its workers back (their limits poll it): the move was solved, or
+    /// the budget of the worker that took it ran out. Lowered when a worker takes it again.
+    recall: Vec<Arc<AtomicBool>>,
 }
 
 /// What a worker gets from the [`JobBoard`].
@@ -323,6 +316,7 @@ impl<B: BitSet> JobBoard<B> {
                 if helper {
                     Take::Help(i, *j)
                 } else {
+                    self.recall[i].store(false, Ordering::Relaxed);
                     Take::Job(i, *j)
                 }
             }
@@ -332,8 +326,9 @@ impl<B: BitSet> JobBoard<B> {
 
     /// Records what a search of job `i` found (the child's outcome and its proof and
     /// disproof numbers); returns whether the solve is over. The search of a `helper`, or one
-    /// that was `recalled` (the move was solved meanwhile, or its budget ran out), only counts
-    /// when it solved the move.
+    /// that was recalled (the move was solved meanwhile, or its budget ran out), only counts
+    /// when it solved the move. A search that ended on its own (solved, or out of budget)
+    /// recalls the other workers on the move.
     fn report(
         &mut self,
         i: usize,
@@ -341,8 +336,11 @@ impl<B: BitSet> JobBoard<B> {
         (pn, dn): (u32, u32),
         n: usize,
         helper: bool,
-        recalled: bool,
     ) -> bool {
+        let recalled = helper || self.recall[i].load(Ordering::Relaxed);
+        if !matches!(o, Outcome::Unknown { reason: StopReason::Cancelled }) {
+            self.recall[i].store(true, Ordering::Relaxed);
+        }
         let j = &mut self.jobs[i];
         j.workers -= 1;
         if !helper {
@@ -351,7 +349,6 @@ impl<B: BitSet> JobBoard<B> {
         if j.solved {
             return false;
         }
-        let recalled = helper || recalled;
         match o {
             Outcome::Loss { carrier } => {
                 j.solved = true;
