@@ -3,8 +3,10 @@
 //! sharing one knowledge pipeline (fill-in, virtual connections, mustplay, move ordering).
 //!
 //! The two entry points are [`solve`] (the value of a position, a winning move and the proof's
-//! carrier) and [`winning_moves`] (the exact set of winning moves: every legal move decided).
+//! carrier) and [`winning_moves`] (the exact set of winning moves: every legal move decided);
+//! [`solve_many`] solves a set of positions side by side on the threads.
 
+mod batch;
 mod budget;
 mod config;
 mod connect;
@@ -21,6 +23,7 @@ mod pns;
 mod table;
 mod winning;
 
+pub use batch::solve_many;
 pub use config::{Budget, Knowledge, MoveOrdering, Parallel, SolverConfig, SolverKind};
 pub use outcome::WinningMoves;
 pub use outcome::{Outcome, SolveResult, Stats, StopReason};

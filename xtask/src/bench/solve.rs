@@ -1,11 +1,11 @@
 //! `cargo xtask bench solve`: the solving tables (6x6 and 7x7 openings, the empty 8x8 board),
 //! with medians, totals and peak memory next to the table-size limit.
 
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context};
 use nash_board::{Bitboard, Position};
-use nash_search::{solve, Parallel, SolverConfig, SolverKind};
+use nash_search::{solve, solve_many, Parallel, SolverConfig, SolverKind};
 
 use crate::regress::{knowledge, openings, Case};
 
@@ -26,6 +26,7 @@ struct Options {
     each: bool,
     solver: SolverKind,
     parallel: Parallel,
+    batch: bool,
 }
 
 fn parse(rest: &[String]) -> anyhow::Result<Options> {
@@ -39,6 +40,7 @@ fn parse(rest: &[String]) -> anyhow::Result<Options> {
         each: false,
         solver: SolverKind::Dfpn,
         parallel: Parallel::Auto,
+        batch: false,
     };
     let mut it = rest.iter();
     while let Some(a) = it.next() {
@@ -60,10 +62,11 @@ fn parse(rest: &[String]) -> anyhow::Result<Options> {
             "--each" => o.each = true,
             "--solver" => o.solver = val()?.parse().map_err(anyhow::Error::msg)?,
             "--parallel" => o.parallel = val()?.parse().map_err(anyhow::Error::msg)?,
+            "--batch" => o.batch = true,
             other => bail!(
                 "unknown option {other:?}: expected --only 6x6|7x7|8x8, --threads 1,2, \
                  --tt-mib M, --time-limit S, --knowledge all|fill|none, --hsearch WORDS, --each, --solver NAME, \
-                 --parallel auto|jobs|tree"
+                 --parallel auto|jobs|tree, --batch"
             ),
         }
     }
@@ -78,14 +81,31 @@ fn median(v: &mut [f64]) -> f64 {
     v[v.len() / 2]
 }
 
-fn table(name: &str, cases: &[Case], cfg: &SolverConfig, each: bool) -> (usize, usize) {
+/// Solves `cases` and prints one line of totals (and one per case with `each`). With `batch`
+/// the cases are solved side by side, one thread each (`solve_many`), and the total is the
+/// wall time of the whole set; otherwise one after another, and the total is the sum of their
+/// times.
+fn table(
+    name: &str,
+    cases: &[Case],
+    cfg: &SolverConfig,
+    each: bool,
+    batch: bool,
+) -> (usize, usize) {
     let mut times = Vec::new();
     let mut wrong = 0;
     let mut undecided = 0;
     let mut worst = (0.0, String::new());
     let mut nodes = 0;
-    for c in cases {
-        let r = solve(&c.pos, cfg);
+    let started = Instant::now();
+    let results = if batch {
+        let positions: Vec<_> = cases.iter().map(|c| c.pos.clone()).collect();
+        solve_many(&positions, cfg)
+    } else {
+        cases.iter().map(|c| solve(&c.pos, cfg)).collect()
+    };
+    let wall = started.elapsed().as_secs_f64();
+    for (c, r) in cases.iter().zip(results) {
         let t = r.stats.time.as_secs_f64();
         nodes += r.stats.nodes;
         match r.outcome.winner(c.pos.to_move()) {
@@ -106,10 +126,11 @@ fn table(name: &str, cases: &[Case], cfg: &SolverConfig, each: bool) -> (usize, 
         }
         times.push(t);
     }
-    let total: f64 = times.iter().sum();
+    let total: f64 = if batch { wall } else { times.iter().sum() };
     println!(
-        "{name:<14} {:>2} thr  {:>3} pos  total {:>9.2}s  median {:>8.3}s  max {:>8.2}s ({})  nodes {nodes}  wrong {wrong}  undecided {undecided}  peak RSS {:.0} MiB (table limit {} MiB)",
+        "{name:<14} {:>2} thr{}  {:>3} pos  total {:>9.2}s  median {:>8.3}s  max {:>8.2}s ({})  nodes {nodes}  wrong {wrong}  undecided {undecided}  peak RSS {:.0} MiB (table limit {} MiB)",
         cfg.threads,
+        if batch { " batch" } else { "" },
         cases.len(),
         total,
         median(&mut times),
@@ -139,10 +160,10 @@ pub fn run(rest: &[String]) -> anyhow::Result<()> {
         }
         cfg.budget.time = Some(Duration::from_secs_f64(o.time_limit));
         if want("6x6") {
-            wrong += table("6x6 openings", &openings(6)?, &cfg, o.each).0;
+            wrong += table("6x6 openings", &openings(6)?, &cfg, o.each, o.batch).0;
         }
         if want("7x7") {
-            wrong += table("7x7 openings", &openings(7)?, &cfg, o.each).0;
+            wrong += table("7x7 openings", &openings(7)?, &cfg, o.each, o.batch).0;
         }
         if want("8x8") {
             let pos: Position<Bitboard> = Position::square(8)?;
@@ -152,7 +173,7 @@ pub fn run(rest: &[String]) -> anyhow::Result<()> {
                 winner: nash_board::Color::Black,
                 winning: None,
             };
-            wrong += table("8x8 empty", &[case], &cfg, o.each).0;
+            wrong += table("8x8 empty", &[case], &cfg, o.each, o.batch).0;
         }
     }
     if wrong > 0 {
