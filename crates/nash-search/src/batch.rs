@@ -1,64 +1,85 @@
-//! Solving many positions at once: the threads take whole positions, one each, rather than
-//! sharing the search of one (job-level parallelism).
+//! Solving a set of positions: the threads take whole positions, one each, rather than sharing
+//! the search of one (job-level parallelism), and the solves share one transposition table.
 //!
-//! Splitting one df-pn search between threads costs work the single thread would not do: a
-//! helper refutes a root move that the proof does not need, or two workers overlap below one
-//! move. On the 49 one-move 7×7 openings two threads per position took 81 to 88 s, and the same
-//! positions solved two at a time on one thread each took 66 s (docs/solving.md). A set of
-//! positions (an opening map, a regression suite) is solved fastest this way.
+//! Splitting one df-pn search between threads costs work that one thread would not do: a
+//! second worker refutes a root move that the proof does not need, or two workers overlap
+//! below one move. Two positions solved side by side on one thread each cost what they cost
+//! alone (node for node), less what the other's proofs in the shared table save. On the 49
+//! one-move 7×7 openings this is the fastest use of two cores (docs/solving.md). [`solve_many`]
+//! and [`crate::winning_moves`] (whose solves are the positions after each move) run this way.
 
-use std::sync::atomic::{AtomicUsize, Ordering};
-
-use nash_board::{BitSet, Position};
+use nash_board::{BitSet, Geometry, Position};
+use rayon::prelude::*;
 
 use crate::config::SolverConfig;
+use crate::memory;
 use crate::outcome::SolveResult;
-use crate::solve;
+use crate::table::Table;
 
 /// Solves every position of `positions` and returns the results in the same order.
 ///
-/// `cfg.threads` threads each take the next unsolved position and solve it alone, so the
-/// positions run side by side; when there are fewer positions than threads, each solve gets an
-/// equal share of the threads. The memory limit `cfg.tt_mib` holds for the whole batch: each
-/// running solve gets its share. The budget applies to each solve (a time limit counts from
-/// that solve's start), and cancelling it stops them all.
+/// With `cfg.threads` threads the positions are solved side by side, each on one thread; all
+/// the solves of positions on one board share a transposition table (solved entries are facts
+/// about positions, so sharing never changes a value, and one solve's proofs shorten another's).
+/// The memory limit `cfg.tt_mib` holds for the whole set: every running solve's caches get a
+/// share, and the shared table the rest. The budget applies to each solve (a time limit counts
+/// from that solve's start); cancelling it stops them all.
 pub fn solve_many<B: BitSet>(positions: &[Position<B>], cfg: &SolverConfig) -> Vec<SolveResult<B>> {
-    let running = cfg.threads.max(1).min(positions.len()).max(1);
-    let each = SolverConfig {
-        threads: (cfg.threads / running).max(1),
-        tt_mib: (cfg.tt_mib / running).max(1),
-        ..cfg.clone()
-    };
-    if running == 1 {
-        return positions.iter().map(|p| solve(p, &each)).collect();
+    let Some(first) = positions.first() else { return Vec::new() };
+    let each = each_solve(cfg);
+    if positions.iter().any(|p| !std::ptr::eq(p.geometry(), first.geometry())) {
+        // Boards of several sizes: a table per solve.
+        return side_by_side(positions.len(), cfg.threads, |i| crate::solve(&positions[i], &each));
     }
-    let next = AtomicUsize::new(0);
-    let solved: Vec<Vec<(usize, SolveResult<B>)>> = std::thread::scope(|s| {
-        let handles: Vec<_> = (0..running)
-            .map(|_| {
-                s.spawn(|| {
-                    let mut mine = Vec::new();
-                    loop {
-                        let i = next.fetch_add(1, Ordering::Relaxed);
-                        let Some(pos) = positions.get(i) else { break mine };
-                        mine.push((i, solve(pos, &each)));
-                    }
-                })
-            })
-            .collect();
-        handles
+    if let Some(tiny) = positions.iter().map(crate::narrowed).collect::<Option<Vec<_>>>() {
+        let results = solve_many(&tiny, cfg);
+        return results
             .into_iter()
-            .map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
-            .collect()
-    });
-    let mut all: Vec<_> = solved.into_iter().flatten().collect();
-    all.sort_by_key(|&(i, _)| i);
-    all.into_iter().map(|(_, r)| r).collect()
+            .map(|r| SolveResult { outcome: r.outcome.convert(), stats: r.stats })
+            .collect();
+    }
+    let table = Table::with_bytes(table_bytes(first.geometry(), cfg));
+    side_by_side(positions.len(), cfg.threads, |i| crate::solve_in(&positions[i], &each, &table))
+}
+
+/// The configuration of each solve of a set solved with `cfg`: one thread, with an equal share
+/// of the memory limit for its caches.
+pub(crate) fn each_solve(cfg: &SolverConfig) -> SolverConfig {
+    let threads = cfg.threads.max(1);
+    SolverConfig { threads: 1, tt_mib: (cfg.tt_mib / threads).max(1), ..cfg.clone() }
+}
+
+/// The bytes of the table that the solves of a set share: what their caches leave of the
+/// memory limit.
+pub(crate) fn table_bytes<B: BitSet>(geom: &Geometry<B>, cfg: &SolverConfig) -> usize {
+    if cfg.threads > 1 {
+        let each = each_solve(cfg);
+        let plan = memory::plan(&each, geom);
+        memory::table_share(cfg.tt_mib, cfg.threads * plan.worker_bytes(geom, &each))
+    } else {
+        memory::plan(cfg, geom).table_bytes
+    }
+}
+
+/// Runs `job(0..count)` on `threads` threads, each taking whole jobs, and returns the results
+/// in index order.
+pub(crate) fn side_by_side<R: Send>(
+    count: usize,
+    threads: usize,
+    job: impl Fn(usize) -> R + Sync + Send,
+) -> Vec<R> {
+    if threads > 1 && count > 1 {
+        if let Ok(pool) = rayon::ThreadPoolBuilder::new().num_threads(threads).build() {
+            // Jobs are long and few: one per task, so an idle thread can take any of them.
+            return pool.install(|| (0..count).into_par_iter().with_max_len(1).map(&job).collect());
+        }
+    }
+    (0..count).map(job).collect()
 }
 
 #[cfg(test)]
 mod tests {
-    use nash_board::{Bitboard, Cell, MoveList, Position};
+    use nash_board::{Bitboard, Cell, Position};
 
     use super::*;
 
@@ -75,34 +96,29 @@ mod tests {
             .collect()
     }
 
-    /// Side by side, each position gets what it gets alone: the same value and the same search
-    /// (one thread each, so the node counts are deterministic).
+    /// Side by side or one after another, every position gets the value it gets alone.
     #[test]
-    fn a_batch_solves_each_position_as_alone() {
-        let positions = openings(5);
+    fn a_set_gets_the_values_of_its_positions() {
         let one = SolverConfig::default();
-        let two = SolverConfig { threads: 2, ..SolverConfig::default() };
-        let batch = solve_many(&positions, &two);
-        assert_eq!(batch.len(), positions.len());
-        for (pos, r) in positions.iter().zip(&batch) {
-            let alone = solve(pos, &one);
-            assert_eq!(r.outcome, alone.outcome, "{pos:?}");
-            assert_eq!(r.stats.nodes, alone.stats.nodes, "{pos:?}");
+        let mut mixed = openings(5);
+        mixed.extend(openings(4));
+        for (positions, threads) in [(openings(5), 1), (openings(5), 2), (mixed, 2)] {
+            let batch = solve_many(&positions, &SolverConfig { threads, ..one.clone() });
+            assert_eq!(batch.len(), positions.len());
+            for (pos, r) in positions.iter().zip(&batch) {
+                let alone = crate::solve(pos, &one);
+                assert_eq!(r.outcome.winner(pos.to_move()), alone.outcome.winner(pos.to_move()));
+                assert!(r.outcome.wins().is_some(), "{pos:?}");
+            }
         }
+        assert!(solve_many::<Bitboard>(&[], &one).is_empty());
     }
 
-    /// One position and two threads: the solve gets both threads.
     #[test]
-    fn fewer_positions_than_threads_share_the_threads() {
-        let mut pos = Position::<Bitboard>::square(5).expect("board size");
-        "c3".parse::<MoveList>().expect("moves").play_on(&mut pos).expect("legal");
-        let two = SolverConfig { threads: 2, ..SolverConfig::default() };
-        let batch = solve_many(std::slice::from_ref(&pos), &two);
-        assert_eq!(batch.len(), 1);
-        assert_eq!(
-            batch[0].outcome.winner(pos.to_move()),
-            solve(&pos, &two).outcome.winner(pos.to_move())
-        );
-        assert!(solve_many::<Bitboard>(&[], &two).is_empty());
+    fn results_come_in_the_order_of_the_jobs() {
+        for threads in [1, 2, 3] {
+            let out = side_by_side(50, threads, |i| i * i);
+            assert_eq!(out, (0..50).map(|i| i * i).collect::<Vec<_>>());
+        }
     }
 }

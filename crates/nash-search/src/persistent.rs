@@ -12,7 +12,7 @@ use nash_board::{BitSet, Position, TinyBitboard};
 use crate::config::SolverConfig;
 use crate::outcome::{SolveResult, WinningMoves};
 use crate::table::Table;
-use crate::{memory, solve_in, winning};
+use crate::{batch, memory, solve_in, winning};
 
 /// A transposition table kept from one solve to the next. See [`SolverTable::solve`].
 pub struct SolverTable<B: BitSet> {
@@ -94,12 +94,12 @@ impl<B: BitSet> SolverTable<B> {
     pub fn winning_moves(&mut self, pos: &Position<B>, cfg: &SolverConfig) -> WinningMoves<B> {
         if let Some(t) = crate::narrowed(pos) {
             self.kept = None;
-            let bytes = winning::table_bytes(&t, cfg);
+            let bytes = batch::table_bytes(t.geometry(), cfg);
             return winning::winning_moves_in(&t, cfg, table_for(&mut self.tiny, &t, bytes))
                 .convert();
         }
         self.tiny = None;
-        let bytes = winning::table_bytes(pos, cfg);
+        let bytes = batch::table_bytes(pos.geometry(), cfg);
         winning::winning_moves_in(pos, cfg, table_for(&mut self.kept, pos, bytes))
     }
 }

@@ -2,13 +2,10 @@
 //! position after it. No inferior-cell pruning happens at this root, because a dominated or
 //! captured cell can still win (a set found with such pruning can miss winning moves).
 
-use std::sync::Mutex;
-
 use nash_board::{BitSet, Cell, Position};
-use rayon::prelude::*;
 
+use crate::batch;
 use crate::config::SolverConfig;
-use crate::memory;
 use crate::outcome::{Outcome, Stats, WinningMoves};
 use crate::table::Table;
 
@@ -16,34 +13,14 @@ use crate::table::Table;
 ///
 /// A move that wins on the spot is winning; otherwise the position after it is solved with
 /// `cfg` (all solves share one table), and the move wins exactly when that position is lost
-/// for the opponent. With `cfg.threads > 1` the moves are solved in parallel. Moves the budget
-/// leaves undecided are reported in `unknown`.
+/// for the opponent. With `cfg.threads > 1` the moves are solved side by side, one thread each
+/// ([`crate::solve_many`]'s way). Moves the budget leaves undecided are reported in `unknown`.
 pub fn winning_moves<B: BitSet>(pos: &Position<B>, cfg: &SolverConfig) -> WinningMoves<B> {
     if let Some(tiny) = crate::narrowed(pos) {
         return winning_moves(&tiny, cfg).convert();
     }
-    let table = Table::with_bytes(table_bytes(pos, cfg));
+    let table = Table::with_bytes(batch::table_bytes(pos.geometry(), cfg));
     winning_moves_in(pos, cfg, &table)
-}
-
-/// The worker configuration of [`winning_moves`]: with several threads each move's solve runs
-/// single-threaded with a share of the memory limit for its own caches.
-fn single(cfg: &SolverConfig) -> SolverConfig {
-    let threads = cfg.threads.max(1);
-    SolverConfig { threads: 1, tt_mib: (cfg.tt_mib / threads).max(1), ..cfg.clone() }
-}
-
-/// The bytes of the table the solves of [`winning_moves`] share: what the workers' caches
-/// leave of the memory limit.
-pub(crate) fn table_bytes<B: BitSet>(pos: &Position<B>, cfg: &SolverConfig) -> usize {
-    let geom = pos.geometry();
-    if cfg.threads > 1 {
-        let single = single(cfg);
-        let plan = memory::plan(&single, geom);
-        memory::table_share(cfg.tt_mib, cfg.threads * plan.worker_bytes(geom, &single))
-    } else {
-        memory::plan(cfg, geom).table_bytes
-    }
 }
 
 /// [`winning_moves`] in a table the caller owns.
@@ -62,41 +39,24 @@ pub(crate) fn winning_moves_in<B: BitSet>(
         return out;
     }
     let start = std::time::Instant::now();
-    let single = single(cfg);
+    let each = batch::each_solve(cfg);
     let moves: Vec<Cell> = pos.legal_moves().iter().collect();
-    let decide = |m: Cell, cfg: &SolverConfig| -> (Cell, Option<bool>, Stats) {
+    // The moves are decided side by side, one thread each (see `batch`).
+    let results = batch::side_by_side(moves.len(), cfg.threads, |i| {
+        let m = moves[i];
         let mut p = pos.clone();
         p.play_unchecked(m);
         if p.winner() == Some(pos.to_move()) {
             return (m, Some(true), Stats::default());
         }
-        let r = crate::solve_in(&p, cfg, table);
+        let r = crate::solve_in(&p, &each, table);
         let win = match r.outcome {
             Outcome::Win { .. } => Some(false),
             Outcome::Loss { .. } => Some(true),
             Outcome::Unknown { .. } => None,
         };
         (m, win, r.stats)
-    };
-    let results: Vec<(Cell, Option<bool>, Stats)> = if cfg.threads > 1 {
-        // One worker per move.
-        let collected = Mutex::new(Vec::with_capacity(moves.len()));
-        match rayon::ThreadPoolBuilder::new().num_threads(cfg.threads).build() {
-            Ok(pool) => pool.install(|| {
-                moves.par_iter().for_each(|&m| {
-                    let r = decide(m, &single);
-                    collected.lock().unwrap_or_else(|e| e.into_inner()).push(r);
-                })
-            }),
-            Err(_) => moves.iter().for_each(|&m| {
-                let r = decide(m, &single);
-                collected.lock().unwrap_or_else(|e| e.into_inner()).push(r);
-            }),
-        }
-        collected.into_inner().unwrap_or_else(|e| e.into_inner())
-    } else {
-        moves.iter().map(|&m| decide(m, cfg)).collect()
-    };
+    });
     for (m, win, stats) in results {
         out.stats.merge(&stats);
         match win {
