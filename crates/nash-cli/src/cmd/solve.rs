@@ -7,8 +7,10 @@ use std::time::{Duration, Instant};
 
 use anyhow::bail;
 use nash_board::{BitSet, Position};
-use nash_search::{Knowledge, Outcome, Parallel, SolverConfig, SolverKind, Stats};
+use nash_search::{Knowledge, Outcome, Parallel, SolveResult, SolverConfig, SolverKind, Stats};
 use serde::Serialize;
+
+mod batch;
 
 /// Arguments of `nash solve`.
 #[derive(Debug, clap::Args)]
@@ -17,6 +19,11 @@ pub struct Args {
     position: crate::input::PositionArgs,
     #[command(flatten)]
     pub solver: SolverArgs,
+    /// Solve every position listed in this file instead (one per line, written as the
+    /// position argument is; blank lines and lines starting with `#` are skipped), side by
+    /// side on the threads, one line of result each.
+    #[arg(long, value_name = "FILE", conflicts_with = "position")]
+    batch: Option<std::path::PathBuf>,
     /// Print the result as JSON.
     #[arg(long)]
     json: bool,
@@ -130,8 +137,9 @@ impl Drop for Ticker {
     }
 }
 
+/// What `nash solve` reports about one position.
 #[derive(Serialize)]
-struct Report {
+pub(crate) struct Report {
     to_move: String,
     result: &'static str,
     winner: Option<String>,
@@ -142,11 +150,38 @@ struct Report {
     stats: Stats,
 }
 
+impl Report {
+    /// The report of solving `p` with the solver named `solver`.
+    fn new<B: BitSet>(p: &Position<B>, r: SolveResult<B>, solver: &str) -> Report {
+        let to_move = p.to_move();
+        let (result, mv, carrier, reason) = match &r.outcome {
+            Outcome::Win { winning_move, carrier } => {
+                ("win", winning_move.map(|c| c.to_string()), Some(names(*carrier)), None)
+            }
+            Outcome::Loss { carrier } => ("loss", None, Some(names(*carrier)), None),
+            Outcome::Unknown { reason } => ("unknown", None, None, Some(reason.to_string())),
+        };
+        Report {
+            to_move: to_move.to_string(),
+            result,
+            winner: r.outcome.winner(to_move).map(|c| c.to_string()),
+            winning_move: mv,
+            carrier,
+            reason,
+            solver: solver.to_owned(),
+            stats: r.stats,
+        }
+    }
+}
+
 /// What `nash solve` solves when no position is given: the empty board, 7x7 unless `--size`
 /// says otherwise.
 const DEFAULT_SOLVE: (&str, &str) = ("-", "7");
 
 pub fn run(mut args: Args) -> anyhow::Result<()> {
+    if let Some(path) = &args.batch {
+        return batch::run(path, &args.position, &args.solver, args.json);
+    }
     if args.position.position.is_none() {
         args.position.position = Some(DEFAULT_SOLVE.0.to_owned());
         args.position.size.get_or_insert_with(|| DEFAULT_SOLVE.1.to_owned());
@@ -165,24 +200,7 @@ fn report<B: BitSet>(p: &Position<B>, cfg: &SolverConfig, args: &Args) -> anyhow
         let _t = Ticker::start("solving", args.json);
         nash_search::solve(p, cfg)
     };
-    let to_move = p.to_move();
-    let (result, mv, carrier, reason) = match &r.outcome {
-        Outcome::Win { winning_move, carrier } => {
-            ("win", winning_move.map(|c| c.to_string()), Some(names(*carrier)), None)
-        }
-        Outcome::Loss { carrier } => ("loss", None, Some(names(*carrier)), None),
-        Outcome::Unknown { reason } => ("unknown", None, None, Some(reason.to_string())),
-    };
-    let rep = Report {
-        to_move: to_move.to_string(),
-        result,
-        winner: r.outcome.winner(to_move).map(|c| c.to_string()),
-        winning_move: mv,
-        carrier,
-        reason,
-        solver: args.solver.solver.clone(),
-        stats: r.stats,
-    };
+    let rep = Report::new(p, r, &args.solver.solver);
     if args.json {
         println!("{}", serde_json::to_string_pretty(&rep)?);
         return Ok(());

@@ -83,3 +83,46 @@ fn bad_input_is_one_line() {
     check_err(&["solve", "-", "--size", "3", "--solver", "magic"], "magic");
     check_err(&["solve", "-", "--size", "3", "--hsearch", "or=3,sideways"], "sideways");
 }
+
+/// A file of positions in a fresh temporary directory; returns its path.
+fn batch_file(name: &str, text: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("nash-batch-{}-{name}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temporary directory");
+    let path = dir.join("positions.txt");
+    std::fs::write(&path, text).expect("batch file");
+    path
+}
+
+#[test]
+fn batch_solves_every_line() {
+    // testdata/solved.tsv on 4x4: a1 is White's, b3 (on the short diagonal) and the empty board
+    // are Black's.
+    let path = batch_file("good", "# 4x4 openings\na1\n\nb3\n-\n");
+    let file = path.to_str().expect("utf-8 path");
+    for threads in ["1", "2"] {
+        let (code, stdout, stderr) =
+            nash(&["solve", "--batch", file, "--size", "4", "--threads", threads]);
+        assert_eq!(code, 0, "{stderr}");
+        let lines: Vec<&str> = stdout.lines().collect();
+        assert_eq!(lines.len(), 4, "{stdout}");
+        assert!(lines[0].starts_with("a1") && lines[0].contains("(white wins)"), "{stdout}");
+        assert!(lines[1].starts_with("b3") && lines[1].contains("(black wins)"), "{stdout}");
+        assert!(lines[2].starts_with('-') && lines[2].contains("(black wins)"), "{stdout}");
+        assert!(lines[3].starts_with("3 positions"), "{stdout}");
+    }
+    let (code, stdout, _) = nash(&["solve", "--batch", file, "--size", "4", "--json"]);
+    assert_eq!(code, 0);
+    let v: serde_json::Value = serde_json::from_str(&stdout).expect("json");
+    assert_eq!(v.as_array().map(Vec::len), Some(3), "{stdout}");
+    assert_eq!(v[1]["position"], "b3");
+    assert_eq!(v[1]["winner"], "black");
+}
+
+#[test]
+fn batch_names_the_bad_line() {
+    let path = batch_file("bad", "a1\nb9\n");
+    let file = path.to_str().expect("utf-8 path");
+    check_err(&["solve", "--batch", file, "--size", "4"], "line 2: \"b9\"");
+    check_err(&["solve", "--batch", "no/such/file.txt"], "cannot read batch file");
+    check_err(&["solve", "a1", "--batch", file], "--batch");
+}

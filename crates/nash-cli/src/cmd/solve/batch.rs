@@ -1,0 +1,124 @@
+//! `nash solve --batch FILE`: every position of a file solved side by side on the threads.
+
+use std::path::Path;
+use std::time::Instant;
+
+use anyhow::Context;
+use nash_board::{AnyPosition, BitSet, Position};
+use serde::Serialize;
+
+use super::{Report, SolverArgs, Ticker};
+use crate::input::PositionArgs;
+
+/// One line of the file and what solving it gave.
+#[derive(Serialize)]
+struct Entry {
+    position: String,
+    #[serde(flatten)]
+    report: Report,
+}
+
+/// Reads every position of `path` (an error names the first bad line, before anything is
+/// solved), solves them with `nash_search::solve_many` and prints a line per position, or a
+/// JSON array.
+pub(super) fn run(
+    path: &Path,
+    position: &PositionArgs,
+    solver: &SolverArgs,
+    json: bool,
+) -> anyhow::Result<()> {
+    let cfg = solver.config()?;
+    let text = std::fs::read_to_string(path)
+        .with_context(|| format!("cannot read batch file {}", path.display()))?;
+    let mut lines = Vec::new();
+    let mut positions = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let args = PositionArgs { position: Some(line.to_owned()), size: position.size.clone() };
+        let pos = crate::input::load(&args)
+            .with_context(|| format!("{} line {}: {line:?}", path.display(), i + 1))?;
+        lines.push(line.to_owned());
+        positions.push(pos);
+    }
+    let started = Instant::now();
+    let reports = {
+        let _t = Ticker::start("solving", json);
+        solve_all(&positions, &cfg, &solver.solver)
+    };
+    let wall = started.elapsed();
+    if json {
+        let entries: Vec<Entry> = lines
+            .into_iter()
+            .zip(reports)
+            .map(|(position, report)| Entry { position, report })
+            .collect();
+        println!("{}", serde_json::to_string_pretty(&entries)?);
+        return Ok(());
+    }
+    let width = lines.iter().map(String::len).max().unwrap_or(0);
+    let (mut wins, mut losses) = (0, 0);
+    for (line, r) in lines.iter().zip(&reports) {
+        match r.result {
+            "win" => wins += 1,
+            "loss" => losses += 1,
+            _ => {}
+        }
+        let value = match (&r.winner, &r.reason) {
+            (Some(w), _) => format!("{} ({w} wins)", r.result),
+            (None, reason) => format!("unknown ({})", reason.as_deref().unwrap_or_default()),
+        };
+        let mv = r.winning_move.as_deref().map(|m| format!("  move {m}")).unwrap_or_default();
+        println!(
+            "{line:<width$}  {} to move: {value}{mv}  nodes {}  time {:.3}s",
+            r.to_move,
+            r.stats.nodes,
+            r.stats.time.as_secs_f64()
+        );
+    }
+    println!(
+        "{} positions: {wins} won and {losses} lost by the player to move, {} unknown; {:.3}s on {} threads",
+        lines.len(),
+        lines.len() - wins - losses,
+        wall.as_secs_f64(),
+        cfg.threads
+    );
+    Ok(())
+}
+
+/// Solves positions of both bitboard widths, each width as one set, and returns the reports
+/// in the order of `positions`.
+fn solve_all(
+    positions: &[AnyPosition],
+    cfg: &nash_search::SolverConfig,
+    solver: &str,
+) -> Vec<Report> {
+    let mut small = Vec::new();
+    let mut wide = Vec::new();
+    for (i, p) in positions.iter().enumerate() {
+        match p {
+            AnyPosition::Small(p) => small.push((i, p.clone())),
+            AnyPosition::Wide(p) => wide.push((i, p.clone())),
+        }
+    }
+    let mut out: Vec<(usize, Report)> = solve_set(small, cfg, solver);
+    out.extend(solve_set(wide, cfg, solver));
+    out.sort_by_key(|&(i, _)| i);
+    out.into_iter().map(|(_, r)| r).collect()
+}
+
+fn solve_set<B: BitSet>(
+    set: Vec<(usize, Position<B>)>,
+    cfg: &nash_search::SolverConfig,
+    solver: &str,
+) -> Vec<(usize, Report)> {
+    let (index, positions): (Vec<usize>, Vec<Position<B>>) = set.into_iter().unzip();
+    let results = nash_search::solve_many(&positions, cfg);
+    index
+        .into_iter()
+        .zip(positions.iter().zip(results))
+        .map(|(i, (p, r))| (i, Report::new(p, r, solver)))
+        .collect()
+}
