@@ -7,7 +7,9 @@ use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context};
 use nash_board::{BitSet, Bitboard, Cell, Color, MoveList, Position};
-use nash_search::{solve, winning_moves, Knowledge, MoveOrdering, SolverConfig, SolverKind};
+use nash_search::{
+    solve, solve_many, winning_moves, Knowledge, MoveOrdering, SolverConfig, SolverKind,
+};
 
 /// Arguments of `cargo xtask regress`.
 #[derive(Debug, clap::Args)]
@@ -30,6 +32,10 @@ pub struct Args {
     /// Board size to check.
     #[arg(long, default_value_t = 7)]
     size: usize,
+    /// Solve the positions side by side on the threads, one thread each (`solve_many`, one
+    /// shared table), instead of one after another with every thread on each.
+    #[arg(long)]
+    batch: bool,
 }
 
 /// The knowledge switch named on the command line.
@@ -134,8 +140,17 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     );
     let (mut ok, mut bad, mut unknown) = (0, 0, 0);
     let start = Instant::now();
-    for c in &cases {
-        let r = solve(&c.pos, &cfg);
+    let mut solved_first: Vec<_> = if args.batch {
+        let positions: Vec<_> = cases.iter().map(|c| c.pos.clone()).collect();
+        solve_many(&positions, &cfg).into_iter().map(Some).collect()
+    } else {
+        Vec::new()
+    };
+    for (i, c) in cases.iter().enumerate() {
+        let r = match solved_first.get_mut(i).and_then(Option::take) {
+            Some(r) => r,
+            None => solve(&c.pos, &cfg),
+        };
         let got = r.outcome.winner(c.pos.to_move());
         let mut verdict = match got {
             Some(w) if w == c.winner => "ok".to_string(),

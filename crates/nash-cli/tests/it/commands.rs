@@ -116,6 +116,7 @@ fn batch_solves_every_line() {
     assert_eq!(v.as_array().map(Vec::len), Some(3), "{stdout}");
     assert_eq!(v[1]["position"], "b3");
     assert_eq!(v[1]["winner"], "black");
+    let _ = std::fs::remove_dir_all(path.parent().expect("directory"));
 }
 
 #[test]
@@ -125,4 +126,5 @@ fn batch_names_the_bad_line() {
     check_err(&["solve", "--batch", file, "--size", "4"], "line 2: \"b9\"");
     check_err(&["solve", "--batch", "no/such/file.txt"], "cannot read batch file");
     check_err(&["solve", "a1", "--batch", file], "--batch");
+    let _ = std::fs::remove_dir_all(path.parent().expect("directory"));
 }
