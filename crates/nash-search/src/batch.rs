@@ -18,14 +18,19 @@ use crate::table::Table;
 
 /// Solves every position of `positions` and returns the results in the same order.
 ///
-/// With `cfg.threads` threads the positions are solved side by side, each on one thread; all
-/// the solves of positions on one board share a transposition table (solved entries are facts
-/// about positions, so sharing never changes a value, and one solve's proofs shorten another's).
+/// With `cfg.threads` threads the positions are solved side by side, each on one thread (a
+/// single position gets them all, through [`crate::solve`]'s parallel df-pn); all the solves of
+/// positions on one board share a transposition table (solved entries are facts about
+/// positions, so sharing never changes a value, and one solve's proofs shorten another's).
 /// The memory limit `cfg.tt_mib` holds for the whole set: every running solve's caches get a
 /// share, and the shared table the rest. The budget applies to each solve (a time limit counts
 /// from that solve's start); cancelling it stops them all.
 pub fn solve_many<B: BitSet>(positions: &[Position<B>], cfg: &SolverConfig) -> Vec<SolveResult<B>> {
     let Some(first) = positions.first() else { return Vec::new() };
+    if positions.len() == 1 {
+        // Nothing to put beside it: the solve gets every thread.
+        return vec![crate::solve(first, cfg)];
+    }
     let each = each_solve(cfg);
     if positions.iter().any(|p| !std::ptr::eq(p.geometry(), first.geometry())) {
         // Boards of several sizes: a table per solve.
@@ -112,6 +117,14 @@ mod tests {
             }
         }
         assert!(solve_many::<Bitboard>(&[], &one).is_empty());
+        let alone = &openings(5)[12..13];
+        let two = SolverConfig { threads: 2, ..one.clone() };
+        let to_move = alone[0].to_move();
+        let r = &solve_many(alone, &two)[0];
+        assert_eq!(
+            r.outcome.winner(to_move),
+            crate::solve(&alone[0], &one).outcome.winner(to_move)
+        );
     }
 
     #[test]
