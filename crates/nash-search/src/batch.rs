@@ -37,11 +37,7 @@ pub fn solve_many<B: BitSet>(positions: &[Position<B>], cfg: &SolverConfig) -> V
         return side_by_side(positions.len(), cfg.threads, |i| crate::solve(&positions[i], &each));
     }
     if let Some(tiny) = positions.iter().map(crate::narrowed).collect::<Option<Vec<_>>>() {
-        let results = solve_many(&tiny, cfg);
-        return results
-            .into_iter()
-            .map(|r| SolveResult { outcome: r.outcome.convert(), stats: r.stats })
-            .collect();
+        return solve_many(&tiny, cfg).into_iter().map(SolveResult::convert).collect();
     }
     let table = Table::with_bytes(table_bytes(first.geometry(), cfg));
     side_by_side(positions.len(), cfg.threads, |i| crate::solve_in(&positions[i], &each, &table))

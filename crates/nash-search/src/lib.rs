@@ -44,8 +44,7 @@ pub fn solve<B: BitSet>(pos: &Position<B>, cfg: &SolverConfig) -> SolveResult<B>
         return r;
     }
     if let Some(tiny) = narrowed(pos) {
-        let r = solve(&tiny, cfg);
-        return SolveResult { outcome: r.outcome.convert(), stats: r.stats };
+        return solve(&tiny, cfg).convert();
     }
     let table = Table::with_bytes(memory::plan(cfg, pos.geometry()).table_bytes);
     solve_in(pos, cfg, &table)

@@ -131,6 +131,13 @@ pub struct WinningMoves<B> {
     pub stats: Stats,
 }
 
+impl<B: BitSet> SolveResult<B> {
+    /// The same result with its carrier in another bitboard width, which must hold it.
+    pub(crate) fn convert<C: BitSet>(self) -> SolveResult<C> {
+        SolveResult { outcome: self.outcome.convert(), stats: self.stats }
+    }
+}
+
 impl<B: BitSet> WinningMoves<B> {
     /// The same sets in another bitboard width, which must hold them.
     pub(crate) fn convert<C: BitSet>(self) -> WinningMoves<C> {

@@ -82,8 +82,7 @@ impl<B: BitSet> SolverTable<B> {
             // Only one board is kept: a small board's table replaces a larger one's.
             self.kept = None;
             let bytes = memory::plan(cfg, t.geometry()).table_bytes;
-            let r = solve_in(&t, cfg, table_for(&mut self.tiny, &t, bytes));
-            return SolveResult { outcome: r.outcome.convert(), stats: r.stats };
+            return solve_in(&t, cfg, table_for(&mut self.tiny, &t, bytes)).convert();
         }
         self.tiny = None;
         let bytes = memory::plan(cfg, pos.geometry()).table_bytes;
