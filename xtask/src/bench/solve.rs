@@ -1,5 +1,7 @@
 //! `cargo xtask bench solve`: the solving tables (6x6 and 7x7 openings, the empty 8x8 board),
-//! with medians, totals and peak memory next to the table-size limit.
+//! with medians, totals and peak memory next to the table-size limit. With more than one
+//! thread a table of openings is solved side by side (`solve_many`) unless `--one-by-one`
+//! asks for each position alone with every thread.
 
 use std::time::{Duration, Instant};
 
@@ -26,7 +28,9 @@ struct Options {
     each: bool,
     solver: SolverKind,
     parallel: Parallel,
-    batch: bool,
+    /// Solve a table's positions side by side (`--batch`) or one after another with every
+    /// thread (`--one-by-one`); by default side by side when there is more than one thread.
+    batch: Option<bool>,
 }
 
 fn parse(rest: &[String]) -> anyhow::Result<Options> {
@@ -40,7 +44,7 @@ fn parse(rest: &[String]) -> anyhow::Result<Options> {
         each: false,
         solver: SolverKind::Dfpn,
         parallel: Parallel::Auto,
-        batch: false,
+        batch: None,
     };
     let mut it = rest.iter();
     while let Some(a) = it.next() {
@@ -62,11 +66,12 @@ fn parse(rest: &[String]) -> anyhow::Result<Options> {
             "--each" => o.each = true,
             "--solver" => o.solver = val()?.parse().map_err(anyhow::Error::msg)?,
             "--parallel" => o.parallel = val()?.parse().map_err(anyhow::Error::msg)?,
-            "--batch" => o.batch = true,
+            "--batch" => o.batch = Some(true),
+            "--one-by-one" => o.batch = Some(false),
             other => bail!(
                 "unknown option {other:?}: expected --only 6x6|7x7|8x8, --threads 1,2, \
                  --tt-mib M, --time-limit S, --knowledge all|fill|none, --hsearch WORDS, --each, --solver NAME, \
-                 --parallel auto|jobs|tree, --batch"
+                 --parallel auto|jobs|tree, --batch, --one-by-one"
             ),
         }
     }
@@ -92,6 +97,8 @@ fn table(
     each: bool,
     batch: bool,
 ) -> (usize, usize) {
+    // One position has nothing to solve beside it: `solve_many` would give it every thread.
+    let batch = batch && cases.len() > 1;
     let mut times = Vec::new();
     let mut wrong = 0;
     let mut undecided = 0;
@@ -159,11 +166,14 @@ pub fn run(rest: &[String]) -> anyhow::Result<()> {
             cfg.knowledge.hsearch.apply(w).with_context(|| format!("--hsearch {w}"))?;
         }
         cfg.budget.time = Some(Duration::from_secs_f64(o.time_limit));
+        // A set of positions on several threads is solved side by side, as `nash solve
+        // --batch` and `nash winning` do; one thread solves each position alone.
+        let batch = o.batch.unwrap_or(threads > 1);
         if want("6x6") {
-            wrong += table("6x6 openings", &openings(6)?, &cfg, o.each, o.batch).0;
+            wrong += table("6x6 openings", &openings(6)?, &cfg, o.each, batch).0;
         }
         if want("7x7") {
-            wrong += table("7x7 openings", &openings(7)?, &cfg, o.each, o.batch).0;
+            wrong += table("7x7 openings", &openings(7)?, &cfg, o.each, batch).0;
         }
         if want("8x8") {
             let pos: Position<Bitboard> = Position::square(8)?;
@@ -173,7 +183,7 @@ pub fn run(rest: &[String]) -> anyhow::Result<()> {
                 winner: nash_board::Color::Black,
                 winning: None,
             };
-            wrong += table("8x8 empty", &[case], &cfg, o.each, o.batch).0;
+            wrong += table("8x8 empty", &[case], &cfg, o.each, batch).0;
         }
     }
     if wrong > 0 {
