@@ -140,17 +140,15 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     );
     let (mut ok, mut bad, mut unknown) = (0, 0, 0);
     let start = Instant::now();
-    let mut solved_first: Vec<_> = if args.batch {
+    // One after another, each line prints as its position is solved; side by side, the lines
+    // follow the whole set.
+    let results: Box<dyn Iterator<Item = _>> = if args.batch {
         let positions: Vec<_> = cases.iter().map(|c| c.pos.clone()).collect();
-        solve_many(&positions, &cfg).into_iter().map(Some).collect()
+        Box::new(solve_many(&positions, &cfg).into_iter())
     } else {
-        Vec::new()
+        Box::new(cases.iter().map(|c| solve(&c.pos, &cfg)))
     };
-    for (i, c) in cases.iter().enumerate() {
-        let r = match solved_first.get_mut(i).and_then(Option::take) {
-            Some(r) => r,
-            None => solve(&c.pos, &cfg),
-        };
+    for (c, r) in cases.iter().zip(results) {
         let got = r.outcome.winner(c.pos.to_move());
         let mut verdict = match got {
             Some(w) if w == c.winner => "ok".to_string(),
