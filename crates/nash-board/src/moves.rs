@@ -74,7 +74,7 @@ impl FromStr for Move {
     }
 }
 
-/// A sequence of moves, written separated by spaces: `a1 b2 swap-pieces c3`.
+/// A sequence of moves, written separated by spaces: `b3 swap-pieces c3`.
 #[derive(Clone, PartialEq, Eq, Hash, Debug, Default)]
 pub struct MoveList(pub Vec<Move>);
 

@@ -1,42 +1,58 @@
 //! Reading the `<position>` argument shared by the subcommands: a move list, an SGF file or a
-//! board diagram (a file, or text with line breaks).
+//! board diagram (a file, standard input, or text with line breaks).
 
+use std::io::{IsTerminal, Read};
 use std::path::Path;
 
 use anyhow::{anyhow, Context};
 use nash_board::{sgf, AnyPosition, Diagram, MoveList};
 
-/// The sample position shown when none is given: a 6×6 opening.
-pub const DEFAULT_MOVES: &str = "c4 d3";
-/// The default board side for move lists.
-pub const DEFAULT_SIZE: &str = "6";
+/// A board size as `--size` gives it: `N` for N×N, or `CxR` (also `C:R`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BoardSize {
+    /// Columns.
+    pub cols: usize,
+    /// Rows.
+    pub rows: usize,
+}
+
+impl std::str::FromStr for BoardSize {
+    type Err = String;
+
+    /// Parses `N` or `CxR` (also `C:R`); the range is checked when the board is made, so that
+    /// the error names the size in the board's own words.
+    fn from_str(s: &str) -> Result<BoardSize, String> {
+        let bad = || format!("invalid board size {s:?}: expected N or CxR, as 11 or 6x7");
+        let (cols, rows) = match s.split_once(['x', 'X', ':']) {
+            Some((c, r)) => {
+                (c.trim().parse().map_err(|_| bad())?, r.trim().parse().map_err(|_| bad())?)
+            }
+            None => {
+                let n = s.trim().parse().map_err(|_| bad())?;
+                (n, n)
+            }
+        };
+        Ok(BoardSize { cols, rows })
+    }
+}
+
+impl std::fmt::Display for BoardSize {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}x{}", self.cols, self.rows)
+    }
+}
 
 /// How a command receives its position.
 #[derive(Debug, Clone, clap::Args)]
 pub struct PositionArgs {
-    /// A move list ("a1 b2 swap-pieces c3", "-" for none), an SGF file, a diagram file, or
-    /// diagram or SGF text. Defaults to a sample 6x6 position (`solve`: the empty
-    /// board).
+    /// A move list ("b3 swap-pieces c3"), an SGF file, a diagram file, diagram or SGF text, or
+    /// `-` for standard input (any of these forms; the empty board when standard input is a
+    /// terminal or empty). Without it: the empty board of `--size`.
     pub position: Option<String>,
-    /// Board size for move lists: N for N×N, or CxR for C columns and R rows [default: 6;
-    /// `solve` without a position: 7].
-    #[arg(long, short)]
-    pub size: Option<String>,
-}
-
-/// Parses `N` or `CxR` (also `C:R`).
-pub fn parse_size(s: &str) -> anyhow::Result<(usize, usize)> {
-    let bad = || anyhow!("invalid board size {s:?}: expected N or CxR, as 11 or 6x7");
-    let (c, r) = match s.split_once(['x', 'X', ':']) {
-        Some((c, r)) => {
-            (c.trim().parse().map_err(|_| bad())?, r.trim().parse().map_err(|_| bad())?)
-        }
-        None => {
-            let n = s.trim().parse().map_err(|_| bad())?;
-            (n, n)
-        }
-    };
-    Ok((c, r))
+    /// Board size for move lists and the empty board: N for N×N, or CxR for C columns and R
+    /// rows.
+    #[arg(long, short, default_value = "7", value_name = "N|CxR")]
+    pub size: BoardSize,
 }
 
 /// What the position argument turned out to be.
@@ -61,7 +77,35 @@ pub fn load_upto(
     args: &PositionArgs,
     upto: Option<usize>,
 ) -> anyhow::Result<(AnyPosition, Source)> {
-    let text = args.position.as_deref().unwrap_or(DEFAULT_MOVES);
+    match args.position.as_deref() {
+        None => load_text("-", args.size, upto),
+        Some("-") => {
+            let stdin = std::io::stdin();
+            if stdin.is_terminal() {
+                return load_text("-", args.size, upto);
+            }
+            let mut text = String::new();
+            stdin
+                .lock()
+                .read_to_string(&mut text)
+                .map_err(|e| anyhow!("cannot read standard input: {}", lowercase_first(&e)))?;
+            if strip_bom(&text).trim().is_empty() {
+                return load_text("-", args.size, upto);
+            }
+            from_contents(&text, args.size, upto, false).context("standard input")
+        }
+        Some(text) => load_text(text, args.size, upto),
+    }
+}
+
+/// Loads a position written as the `<position>` argument is (but not `-` for standard input:
+/// here `-` is the empty move list, as in batch files).
+pub fn load_text(
+    text: &str,
+    size: BoardSize,
+    upto: Option<usize>,
+) -> anyhow::Result<(AnyPosition, Source)> {
+    let text = strip_bom(text);
     if looks_like_sgf(text) {
         return from_sgf(text, upto).map(|p| (p, Source::Sgf));
     }
@@ -74,24 +118,48 @@ pub fn load_upto(
     if path.is_file() || text.contains(['.', '/', '\\']) {
         let contents = std::fs::read_to_string(path)
             .map_err(|e| anyhow!("cannot read {}: {}", path.display(), lowercase_first(&e)))?;
-        let is_sgf = looks_like_sgf(&contents)
-            || path.extension().is_some_and(|e| e.eq_ignore_ascii_case("sgf"));
-        let loaded = if is_sgf {
-            from_sgf(&contents, upto).map(|p| (p, Source::Sgf))
-        } else {
-            from_diagram(&contents).map(|p| (p, Source::Diagram))
-        };
+        let is_sgf = path.extension().is_some_and(|e| e.eq_ignore_ascii_case("sgf"));
+        let loaded = from_contents(&contents, size, upto, is_sgf);
         return loaded.with_context(|| path.display().to_string());
     }
-    let (cols, rows) = parse_size(args.size.as_deref().unwrap_or(DEFAULT_SIZE))?;
-    let mut pos = AnyPosition::new(cols, rows)?;
+    from_moves(text, size, upto).map(|p| (p, Source::Moves))
+}
+
+/// The position of a file's (or standard input's) contents: SGF if it starts with `(` (or
+/// `sgf` says so), a move list if it is one line that reads as one, a board diagram
+/// otherwise.
+fn from_contents(
+    contents: &str,
+    size: BoardSize,
+    upto: Option<usize>,
+    sgf: bool,
+) -> anyhow::Result<(AnyPosition, Source)> {
+    let contents = strip_bom(contents);
+    if sgf || looks_like_sgf(contents) {
+        return from_sgf(contents, upto).map(|p| (p, Source::Sgf));
+    }
+    let line = contents.trim();
+    if !line.is_empty() && !line.contains('\n') && line.parse::<MoveList>().is_ok() {
+        return from_moves(line, size, upto).map(|p| (p, Source::Moves));
+    }
+    from_diagram(contents).map(|p| (p, Source::Diagram))
+}
+
+/// Text editors on some systems start a UTF-8 file with a byte order mark; it is not part of
+/// any of the formats.
+fn strip_bom(text: &str) -> &str {
+    text.strip_prefix('\u{feff}').unwrap_or(text)
+}
+
+fn from_moves(text: &str, size: BoardSize, upto: Option<usize>) -> anyhow::Result<AnyPosition> {
+    let mut pos = AnyPosition::new(size.cols, size.rows)?;
     let moves: MoveList = text.parse()?;
     let moves = match upto {
         Some(n) => MoveList(moves.0.into_iter().take(n).collect()),
         None => moves,
     };
     nash_board::with_position!(&mut pos, p => moves.play_on(p))?;
-    Ok((pos, Source::Moves))
+    Ok(pos)
 }
 
 /// SGF text starts with a game tree, possibly after blank lines.
@@ -110,7 +178,7 @@ fn from_diagram(text: &str) -> anyhow::Result<AnyPosition> {
 }
 
 /// An I/O error's message with a lowercase first letter, as the house style wants.
-fn lowercase_first(e: &std::io::Error) -> String {
+pub fn lowercase_first(e: &std::io::Error) -> String {
     let s = e.to_string();
     let mut chars = s.chars();
     match chars.next() {

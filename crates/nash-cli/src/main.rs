@@ -1,18 +1,23 @@
 //! `nash`: show, analyse and solve Hex positions, and speak the Hex Text Protocol.
 //!
 //! This binary is only command-line definitions and glue; the work is done by the library
-//! crates. Every error becomes one line on stderr and a non-zero exit code.
+//! crates. Every error becomes one line on stderr and a non-zero exit code; output goes through
+//! `out!`/`outln!` (module `out`), which end quietly when the reader closes the pipe.
+
+#![warn(clippy::print_stdout)]
 
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+#[macro_use]
+mod out;
 mod cmd;
 mod input;
 
 /// Nash: a Hex solver and toolkit.
 ///
-/// Positions are given as a move list (`"a1 b2 swap-pieces c3"`, with `--size`), as an SGF file,
+/// Positions are given as a move list (`"b3 swap-pieces c3"`, with `--size`), as an SGF file,
 /// or as a board diagram (a file, or text with line breaks). Cells are written column letter +
 /// row number, `a1` being the acute corner at the top left; Black moves first and connects top
 /// and bottom, White connects left and right.
@@ -44,15 +49,32 @@ fn main() -> ExitCode {
         Ok(cli) => cli,
         Err(e) if !e.use_stderr() => {
             // --help and --version.
-            print!("{e}");
+            out!("{e}");
             return ExitCode::SUCCESS;
         }
+        Err(e) if e.kind() == clap::error::ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
+            // `nash` alone: the help, on stderr since it is not what was asked for.
+            eprint!("{e}");
+            return ExitCode::from(2);
+        }
         Err(e) => {
+            // clap's message spans lines (the possible values, a usage hint): keep the lines
+            // that say what is wrong, as one.
             let text = e.to_string();
-            eprintln!("{}", text.lines().next().unwrap_or("error: invalid arguments"));
+            let lines: Vec<&str> = text
+                .lines()
+                .map(str::trim)
+                .take_while(|l| !l.starts_with("Usage:") && !l.starts_with("For more information"))
+                .filter(|l| !l.is_empty())
+                .collect();
+            eprintln!("{}", lines.join(" "));
             return ExitCode::from(2);
         }
     };
+    if let Err(e) = init_tracing() {
+        eprintln!("error: {e}");
+        return ExitCode::from(2);
+    }
     let result = match cli.command {
         Command::Show(a) => cmd::show::run(a),
         Command::Ica(a) => cmd::ica::run(a),
@@ -69,4 +91,20 @@ fn main() -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+/// Sends the libraries' tracing spans and events to stderr, filtered by `RUST_LOG` (for example
+/// `RUST_LOG=nash_search=debug`); without `RUST_LOG` nothing is installed and tracing costs
+/// nothing.
+fn init_tracing() -> anyhow::Result<()> {
+    use tracing_subscriber::EnvFilter;
+    let Some(spec) = std::env::var_os(EnvFilter::DEFAULT_ENV) else { return Ok(()) };
+    let filter = EnvFilter::try_from_default_env()
+        .map_err(|e| anyhow::anyhow!("invalid RUST_LOG {:?}: {}", spec.to_string_lossy(), e))?;
+    tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .with_span_events(tracing_subscriber::fmt::format::FmtSpan::CLOSE)
+        .init();
+    Ok(())
 }

@@ -192,12 +192,17 @@ pub(crate) fn inferior<B: BitSet>(
     Ok(out.trim_start().to_owned())
 }
 
-/// Fill-in, then H-search on the filled position, with `color` to move.
-fn build<B: BitSet>(pos: &Position<B>, color: Color) -> (Analysis<B>, VcBuilder<B>) {
+/// Fill-in, then H-search on the filled position, with `color` to move. `hsearch` is the
+/// solver's H-search setting, so that the connections shown are those the solver works with.
+fn build<B: BitSet>(
+    pos: &Position<B>,
+    color: Color,
+    hsearch: HSearchConfig,
+) -> (Analysis<B>, VcBuilder<B>) {
     let mut p = with_to_move(pos, color);
     let a = analyse(&p);
     a.apply_fill(&mut p);
-    let mut vc = VcBuilder::new(HSearchConfig::default());
+    let mut vc = VcBuilder::new(hsearch);
     vc.build(&p);
     (a, vc)
 }
@@ -212,11 +217,15 @@ fn write_outside<B: BitSet>(out: &mut String, pos: &Position<B>, labelled: B, co
 /// `vc-build`: fill-in and connections for `color` to move; shows the inferior cells and, when
 /// the position is not yet decided, marks the cells outside the moves a solver would consider
 /// (the mustplay after pruning).
-pub(crate) fn vc_build<B: BitSet>(pos: &Position<B>, color: Color) -> Result<String, HtpError> {
+pub(crate) fn vc_build<B: BitSet>(
+    pos: &Position<B>,
+    color: Color,
+    hsearch: HSearchConfig,
+) -> Result<String, HtpError> {
     if pos.winner().is_some() {
         return Ok(String::new());
     }
-    let (a, vc) = build(pos, color);
+    let (a, vc) = build(pos, color, hsearch);
     let mut out = String::new();
     write_labels(&mut out, &a, Labels { dead: true, captured: true, pruned: true });
     let decided = a.winner.is_some() || vc.win_now().is_some() || vc.opponent_won().is_some();
@@ -229,11 +238,15 @@ pub(crate) fn vc_build<B: BitSet>(pos: &Position<B>, color: Color) -> Result<Str
 
 /// `vc-get-mustplay`: the filled cells, and the cells outside the mustplay of `color` (Chen 2025
 /// Definition 7) marked `x`.
-pub(crate) fn mustplay<B: BitSet>(pos: &Position<B>, color: Color) -> Result<String, HtpError> {
+pub(crate) fn mustplay<B: BitSet>(
+    pos: &Position<B>,
+    color: Color,
+    hsearch: HSearchConfig,
+) -> Result<String, HtpError> {
     if pos.winner().is_some() {
         return Ok(String::new());
     }
-    let (a, vc) = build(pos, color);
+    let (a, vc) = build(pos, color, hsearch);
     let mut out = String::new();
     write_labels(&mut out, &a, Labels { dead: true, captured: true, pruned: false });
     if a.winner.is_none() {

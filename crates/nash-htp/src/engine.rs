@@ -2,15 +2,17 @@
 
 use std::io::{self, BufRead, Write};
 use std::panic::{self, AssertUnwindSafe};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{mpsc, Arc};
 use std::time::Duration;
 
 use nash_board::{
     with_position, AnyPosition, BitSet, Bitboard, Cell, Color, Move, Position, WideBitboard,
 };
-use nash_search::{Parallel, SolverConfig, SolverKind, SolverTable};
+use nash_search::{Parallel, SolverConfig, SolverKind, SolverTable, StopReason};
 
 use crate::protocol::{format_answer, parse_line, Command};
-use crate::{analysis, HtpError};
+use crate::{analysis, limits, HtpError};
 
 /// Every command the engine knows, in the order `list_commands` gives them.
 pub const COMMANDS: &[&str] = &[
@@ -101,6 +103,50 @@ impl SolverParams {
         };
         cfg.budget.time = self.time_limit;
         cfg
+    }
+}
+
+/// One deadline for a whole command. A timer thread raises the solver's cancel flag once the
+/// time limit has passed, so that a command made of many solves (`dfpn-solver-find-winning`
+/// decides every move) answers within the limit as a whole; each solve still has the limit as
+/// its own budget too.
+struct CommandDeadline {
+    /// Dropped to wake the timer early when the command ends first.
+    done: Option<mpsc::Sender<()>>,
+    fired: Option<Arc<AtomicBool>>,
+    timer: Option<std::thread::JoinHandle<()>>,
+}
+
+impl CommandDeadline {
+    /// Arms the deadline of `cfg.budget.time` (nothing when there is no time limit), sharing
+    /// `cfg`'s cancel flag or giving it one.
+    fn arm(cfg: &mut SolverConfig) -> CommandDeadline {
+        let Some(limit) = cfg.budget.time else {
+            return CommandDeadline { done: None, fired: None, timer: None };
+        };
+        let flag = Arc::clone(cfg.budget.cancel.get_or_insert_with(Default::default));
+        let (done, wait) = mpsc::channel::<()>();
+        let raise = Arc::clone(&flag);
+        let timer = std::thread::spawn(move || {
+            if let Err(mpsc::RecvTimeoutError::Timeout) = wait.recv_timeout(limit) {
+                raise.store(true, Ordering::Relaxed);
+            }
+        });
+        CommandDeadline { done: Some(done), fired: Some(flag), timer: Some(timer) }
+    }
+
+    /// Whether the time limit has passed.
+    fn fired(&self) -> bool {
+        self.fired.as_ref().is_some_and(|f| f.load(Ordering::Relaxed))
+    }
+}
+
+impl Drop for CommandDeadline {
+    fn drop(&mut self) {
+        drop(self.done.take());
+        if let Some(t) = self.timer.take() {
+            let _ = t.join();
+        }
     }
 }
 
@@ -262,7 +308,8 @@ impl Engine {
             "dfs-solve-state" => self.solve_state(cmd, SolverKind::Pattern),
             "dfpn-solver-find-winning" => {
                 let color = color_arg(cmd)?;
-                let cfg = self.params.config(SolverKind::Dfpn);
+                let mut cfg = self.params.config(SolverKind::Dfpn);
+                let _deadline = CommandDeadline::arm(&mut cfg);
                 match &self.pos {
                     AnyPosition::Small(p) => {
                         self.dfpn_wide.clear();
@@ -285,11 +332,13 @@ impl Engine {
             }
             "vc-build" => {
                 let color = color_arg(cmd)?;
-                with_position!(&self.pos, p => analysis::vc_build(p, color))
+                let hsearch = self.params.config(SolverKind::Dfpn).knowledge.hsearch;
+                with_position!(&self.pos, p => analysis::vc_build(p, color, hsearch))
             }
             "vc-get-mustplay" => {
                 let color = color_arg(cmd)?;
-                with_position!(&self.pos, p => analysis::mustplay(p, color))
+                let hsearch = self.params.config(SolverKind::Dfpn).knowledge.hsearch;
+                with_position!(&self.pos, p => analysis::mustplay(p, color, hsearch))
             }
             _ => Err(HtpError::UnknownCommand),
         }
@@ -313,6 +362,10 @@ impl Engine {
         if mv == Move::Resign {
             // A resignation ends the game but leaves the board as it is.
             return Ok(String::new());
+        }
+        // A finished game takes no more moves (`undo` reopens it).
+        if let Some(w) = with_position!(&self.pos, p => p.winner()) {
+            return Err(HtpError::GameOver(w));
         }
         with_position!(&mut self.pos, p => p.apply_as(color, mv))?;
         Ok(String::new())
@@ -365,26 +418,25 @@ impl Engine {
                 };
                 match name.as_str() {
                     "parallel" => {
-                        self.params.parallel =
-                            value.parse().map_err(|_| bad("expected auto, jobs or tree"))?;
+                        self.params.parallel = value
+                            .parse()
+                            .map_err(|_| bad("expected auto, jobs or tree".to_owned()))?;
                     }
                     "threads" => {
                         let n = parse_number::<usize>(value)?;
-                        if !(1..=256).contains(&n) {
-                            return Err(bad("expected 1 to 256"));
-                        }
-                        self.params.threads = n;
+                        self.params.threads = limits::threads(n).map_err(bad)?;
                     }
                     "timelimit" => {
-                        let d = parse_seconds(value)?;
-                        self.params.time_limit = (!d.is_zero()).then_some(d);
+                        let secs = parse_number::<f64>(value)?;
+                        self.params.time_limit = if secs == 0.0 {
+                            None
+                        } else {
+                            Some(limits::time_limit(secs).map_err(bad)?)
+                        };
                     }
                     "tt_mib" => {
                         let n = parse_number::<usize>(value)?;
-                        if !(1..=1 << 20).contains(&n) {
-                            return Err(bad("expected 1 to 1048576 MiB"));
-                        }
-                        self.params.tt_mib = n;
+                        self.params.tt_mib = limits::tt_mib(n).map_err(bad)?;
                     }
                     _ => return Err(HtpError::UnknownParameter(name.clone())),
                 }
@@ -406,7 +458,8 @@ impl Engine {
             Some(c) => Some(c.parse::<Color>()?),
             None => None,
         };
-        let cfg = self.params.config(kind);
+        let mut cfg = self.params.config(kind);
+        let deadline = CommandDeadline::arm(&mut cfg);
         // Df-pn keeps its table between commands; the depth-first search starts afresh.
         let winner = match (&self.pos, kind) {
             (AnyPosition::Small(p), SolverKind::Dfpn) => {
@@ -418,6 +471,10 @@ impl Engine {
                 analysis::solve_state(p, to_move, &cfg, Some(&mut self.dfpn_wide))
             }
             (pos, _) => with_position!(pos, p => analysis::solve_state(p, to_move, &cfg, None)),
+        };
+        let winner = match winner {
+            Err(StopReason::Cancelled) if deadline.fired() => Err(StopReason::TimeLimit),
+            w => w,
         };
         Ok(winner.map_or_else(|reason| format!("unknown ({reason})"), |c| c.to_string()))
     }

@@ -1,6 +1,6 @@
 //! Why a command failed: each variant becomes the one-line text of a `?` answer.
 
-use nash_board::{BoardSizeError, ParseColorError, ParseMoveError, PlayError};
+use nash_board::{BoardSizeError, Color, ParseColorError, ParseMoveError, PlayError};
 
 /// A command that could not be carried out. The engine answers `? <message>` and keeps running.
 #[derive(Clone, PartialEq, Eq, Debug, thiserror::Error)]
@@ -66,8 +66,11 @@ pub enum HtpError {
         /// The value given.
         value: String,
         /// The accepted range.
-        reason: &'static str,
+        reason: String,
     },
+    /// A move after one player has connected.
+    #[error("the game is over: {0} has won")]
+    GameOver(Color),
     /// `final_score` before either player has connected.
     #[error("cannot score: the game is not over")]
     GameNotOver,

@@ -20,6 +20,7 @@ mod analysis;
 mod engine;
 mod error;
 pub mod heuristic;
+pub mod limits;
 pub mod protocol;
 mod sgf;
 

@@ -4,11 +4,14 @@
 #[derive(Debug, clap::Args)]
 pub struct Args {}
 
-/// Serves HTP on stdin/stdout until `quit` or the end of the input.
+/// Serves HTP on stdin/stdout until `quit` or the end of the input. A controller that closes
+/// its end of the pipe has ended the session: that is not an error.
 pub fn run(args: Args) -> anyhow::Result<()> {
     let Args {} = args;
     let stdin = std::io::stdin();
     let stdout = std::io::stdout();
-    nash_htp::serve(stdin.lock(), stdout.lock())?;
-    Ok(())
+    match nash_htp::serve(stdin.lock(), stdout.lock()) {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(e.into()),
+        _ => Ok(()),
+    }
 }

@@ -25,7 +25,7 @@ fn analyse<B: BitSet>(pos: &Position<B>, json: bool) -> anyhow::Result<()> {
     let a = ice.analyse(pos);
     let report = Report::new(&ice, &a);
     if json {
-        println!("{}", serde_json::to_string_pretty(&report).context("cannot write JSON")?);
+        outln!("{}", serde_json::to_string_pretty(&report).context("cannot write JSON")?);
         return Ok(());
     }
     let mark = |c| match pos.color_at(c) {
@@ -40,17 +40,17 @@ fn analyse<B: BitSet>(pos: &Position<B>, json: bool) -> anyhow::Result<()> {
     };
     let mut text = String::new();
     nash_board::diagram::write_diagram(&mut text, pos, &mark).context("cannot draw the board")?;
-    println!("{text}");
-    println!("x dead, b/w captured by black/white (filled), d dominated, v vulnerable (pruned)");
+    outln!("{text}");
+    outln!("x dead, b/w captured by black/white (filled), d dominated, v vulnerable (pruned)");
     if let Some(w) = &report.winner {
-        println!("after fill-in {w} has won");
+        outln!("after fill-in {w} has won");
     }
     for f in &report.findings {
         match &f.by {
-            Some(by) => println!("{:<5} {:<15} {} (by {by})", f.cell, f.class, f.rule),
-            None => println!("{:<5} {:<15} {}", f.cell, f.class, f.rule),
+            Some(by) => outln!("{:<5} {:<15} {} (by {by})", f.cell, f.class, f.rule),
+            None => outln!("{:<5} {:<15} {}", f.cell, f.class, f.rule),
         }
     }
-    println!("candidates ({}): {}", report.candidates.len(), report.candidates.join(" "));
+    outln!("candidates ({}): {}", report.candidates.len(), report.candidates.join(" "));
     Ok(())
 }

@@ -19,9 +19,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let (pos, _) = crate::input::load_upto(&args.position, args.upto)?;
     if args.sgf {
         let record = nash_board::with_position!(&pos, p => GameRecord::from_position(p));
-        print!("{}", record.to_sgf());
+        out!("{}", record.to_sgf());
     } else {
-        println!("{pos}");
+        outln!("{pos}");
     }
     Ok(())
 }

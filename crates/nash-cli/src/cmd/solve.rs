@@ -5,7 +5,6 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use anyhow::bail;
 use nash_board::{BitSet, Position};
 use nash_search::{Knowledge, Outcome, Parallel, SolveResult, SolverConfig, SolverKind, Stats};
 use serde::Serialize;
@@ -32,22 +31,23 @@ pub struct Args {
 /// Solver options shared by `nash solve` and `nash winning`.
 #[derive(Debug, Clone, clap::Args)]
 pub struct SolverArgs {
-    /// The algorithm: dfpn, ews, pns, negamax, pattern or cus.
-    #[arg(long, default_value = "dfpn")]
-    pub solver: String,
-    /// Worker threads.
-    #[arg(long, default_value_t = 1)]
+    /// The algorithm.
+    #[arg(long, value_enum, default_value_t = Solver::Dfpn)]
+    pub solver: Solver,
+    /// Worker threads (1 to 256).
+    #[arg(long, default_value_t = 1, value_name = "N", value_parser = parse_threads)]
     pub threads: usize,
-    /// How df-pn's threads share the work: auto, jobs (each root move a job) or tree (all
-    /// workers below the root's chosen move).
-    #[arg(long, default_value = "auto")]
-    pub parallel: String,
-    /// Memory limit in MiB for the transposition table and the search workers' caches.
-    #[arg(long, default_value_t = 256)]
+    /// How df-pn's threads share the work: each root move a job, or all workers below the
+    /// root's chosen move.
+    #[arg(long, value_enum, default_value_t = ParallelArg::Auto)]
+    pub parallel: ParallelArg,
+    /// Memory limit in MiB for the transposition table and the search workers' caches (at most
+    /// the machine's memory).
+    #[arg(long, default_value_t = 256, value_name = "MIB", value_parser = parse_tt_mib)]
     pub tt_mib: usize,
     /// Give up after this many seconds.
-    #[arg(long)]
-    pub time_limit: Option<f64>,
+    #[arg(long, value_name = "SECONDS", value_parser = parse_time_limit)]
+    pub time_limit: Option<Duration>,
     /// Give up after this many nodes.
     #[arg(long)]
     pub nodes: Option<u64>,
@@ -60,27 +60,87 @@ pub struct SolverArgs {
     pub hsearch: Option<String>,
 }
 
+/// The solvers by their command-line names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Solver {
+    /// Depth-first proof-number search, the production solver.
+    Dfpn,
+    /// Expected-work search.
+    Ews,
+    /// Proof-number search.
+    Pns,
+    /// Boolean negamax with a transposition table.
+    Negamax,
+    /// Pattern search with mustplay intersection.
+    Pattern,
+    /// Connection-utility search.
+    Cus,
+}
+
+impl Solver {
+    /// The solver this name stands for.
+    pub fn kind(self) -> SolverKind {
+        match self {
+            Solver::Dfpn => SolverKind::Dfpn,
+            Solver::Ews => SolverKind::Ews,
+            Solver::Pns => SolverKind::Pns,
+            Solver::Negamax => SolverKind::Negamax,
+            Solver::Pattern => SolverKind::Pattern,
+            Solver::Cus => SolverKind::Cus,
+        }
+    }
+}
+
+/// The ways df-pn's threads share a solve, by their command-line names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum ParallelArg {
+    /// Root jobs on small boards, the shared tree on larger ones.
+    Auto,
+    /// Each root move is a job.
+    Jobs,
+    /// Every worker below the root's chosen move.
+    Tree,
+}
+
+impl ParallelArg {
+    fn mode(self) -> Parallel {
+        match self {
+            ParallelArg::Auto => Parallel::Auto,
+            ParallelArg::Jobs => Parallel::RootJobs,
+            ParallelArg::Tree => Parallel::SharedTree,
+        }
+    }
+}
+
+/// `--threads`: the range HTP's `param_dfpn threads` accepts too.
+fn parse_threads(s: &str) -> Result<usize, String> {
+    let n = s.parse().map_err(|_| format!("invalid number {s:?}"))?;
+    nash_htp::limits::threads(n)
+}
+
+/// `--tt-mib`: at least 1 MiB, at most the machine's memory.
+fn parse_tt_mib(s: &str) -> Result<usize, String> {
+    let n = s.parse().map_err(|_| format!("invalid number {s:?}"))?;
+    nash_htp::limits::tt_mib(n)
+}
+
+/// `--time-limit`: positive, finite and not absurdly large (a deadline must be representable).
+fn parse_time_limit(s: &str) -> Result<Duration, String> {
+    let secs: f64 = s.parse().map_err(|_| format!("invalid number {s:?}"))?;
+    nash_htp::limits::time_limit(secs)
+}
+
 impl SolverArgs {
     /// The solver configuration these options describe.
     pub fn config(&self) -> anyhow::Result<SolverConfig> {
-        let kind: SolverKind = self.solver.parse().map_err(anyhow::Error::msg)?;
-        let parallel: Parallel = self.parallel.parse().map_err(anyhow::Error::msg)?;
-        if self.threads == 0 {
-            bail!("invalid --threads 0: at least one thread is needed");
-        }
         let mut cfg = SolverConfig {
-            kind,
+            kind: self.solver.kind(),
             threads: self.threads,
-            parallel,
+            parallel: self.parallel.mode(),
             tt_mib: self.tt_mib,
             ..SolverConfig::default()
         };
-        if let Some(t) = self.time_limit {
-            if !(t.is_finite() && t > 0.0) {
-                bail!("invalid --time-limit {t}: expected a positive number of seconds");
-            }
-            cfg.budget.time = Some(Duration::from_secs_f64(t));
-        }
+        cfg.budget.time = self.time_limit;
         cfg.budget.nodes = self.nodes;
         if self.no_knowledge {
             cfg.knowledge = Knowledge::none();
@@ -174,17 +234,9 @@ impl Report {
     }
 }
 
-/// What `nash solve` solves when no position is given: the empty board, 7x7 unless `--size`
-/// says otherwise.
-const DEFAULT_SOLVE: (&str, &str) = ("-", "7");
-
-pub fn run(mut args: Args) -> anyhow::Result<()> {
+pub fn run(args: Args) -> anyhow::Result<()> {
     if let Some(path) = &args.batch {
         return batch::run(path, &args.position, &args.solver, args.json);
-    }
-    if args.position.position.is_none() {
-        args.position.position = Some(DEFAULT_SOLVE.0.to_owned());
-        args.position.size.get_or_insert_with(|| DEFAULT_SOLVE.1.to_owned());
     }
     let pos = crate::input::load(&args.position)?;
     let cfg = args.solver.config()?;
@@ -200,24 +252,24 @@ fn report<B: BitSet>(p: &Position<B>, cfg: &SolverConfig, args: &Args) -> anyhow
         let _t = Ticker::start("solving", args.json);
         nash_search::solve(p, cfg)
     };
-    let rep = Report::new(p, r, &args.solver.solver);
+    let rep = Report::new(p, r, args.solver.solver.kind().name());
     if args.json {
-        println!("{}", serde_json::to_string_pretty(&rep)?);
+        outln!("{}", serde_json::to_string_pretty(&rep)?);
         return Ok(());
     }
-    println!("{p}");
+    outln!("{p}");
     match &rep.winner {
-        Some(w) => println!("{} to move: {} ({w} wins)", rep.to_move, rep.result),
-        None => println!("{} to move: unknown ({})", rep.to_move, rep.reason.unwrap_or_default()),
+        Some(w) => outln!("{} to move: {} ({w} wins)", rep.to_move, rep.result),
+        None => outln!("{} to move: unknown ({})", rep.to_move, rep.reason.unwrap_or_default()),
     }
     if let Some(m) = &rep.winning_move {
-        println!("winning move: {m}");
+        outln!("winning move: {m}");
     }
     if let Some(c) = &rep.carrier {
-        println!("carrier ({} cells): {}", c.len(), c.join(" "));
+        outln!("carrier ({} cells): {}", c.len(), c.join(" "));
     }
     let s = rep.stats;
-    println!(
+    outln!(
         "nodes {}  time {:.3}s  tt hits {}  knowledge calls {} (decided {}, cached {})",
         s.nodes,
         s.time.as_secs_f64(),

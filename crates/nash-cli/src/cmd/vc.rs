@@ -1,7 +1,6 @@
 //! `nash vc`: virtual connections by H-search, and the mustplay of the player to move.
 
 use std::fmt::Write as _;
-use std::io::Write as _;
 use std::time::Instant;
 
 use anyhow::{bail, Context};
@@ -120,7 +119,8 @@ fn report<B: BitSet>(p: &Position<B>, args: &Args, config: HSearchConfig) -> any
             "connections": conns.iter().map(connection_json).collect::<Vec<_>>(),
         });
         writeln!(text, "{}", serde_json::to_string_pretty(&out)?)?;
-        return emit(&text);
+        out!("{text}");
+        return Ok(());
     }
     writeln!(text, "{p}")?;
     writeln!(text, "H-search: {config}")?;
@@ -165,14 +165,6 @@ fn report<B: BitSet>(p: &Position<B>, args: &Args, config: HSearchConfig) -> any
     for c in &conns {
         writeln!(text, "  {c}")?;
     }
-    emit(&text)
-}
-
-/// Writes the report to standard output; a closed pipe (as with `| head`) is not an error.
-fn emit(text: &str) -> anyhow::Result<()> {
-    let mut stdout = std::io::stdout().lock();
-    match stdout.write_all(text.as_bytes()).and_then(|()| stdout.flush()) {
-        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(e.into()),
-        _ => Ok(()),
-    }
+    out!("{text}");
+    Ok(())
 }

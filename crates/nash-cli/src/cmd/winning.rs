@@ -52,19 +52,19 @@ fn report<B: BitSet>(p: &Position<B>, cfg: &SolverConfig, json: bool) -> anyhow:
         stats: w.stats,
     };
     if json {
-        println!("{}", serde_json::to_string_pretty(&rep)?);
+        outln!("{}", serde_json::to_string_pretty(&rep)?);
         return Ok(());
     }
-    println!("{p}");
-    println!(
+    outln!("{p}");
+    outln!(
         "{} to move; winning moves ({}): {}",
         rep.to_move,
         rep.winning.len(),
         rep.winning.join(" ")
     );
     if !rep.exact {
-        println!("undecided within the budget ({}): {}", rep.unknown.len(), rep.unknown.join(" "));
+        outln!("undecided within the budget ({}): {}", rep.unknown.len(), rep.unknown.join(" "));
     }
-    println!("nodes {}  time {:.3}s", rep.stats.nodes, rep.stats.time.as_secs_f64());
+    outln!("nodes {}  time {:.3}s", rep.stats.nodes, rep.stats.time.as_secs_f64());
     Ok(())
 }

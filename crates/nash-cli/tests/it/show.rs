@@ -64,10 +64,12 @@ fn move_lists() {
         "   a  b\n1  .  .  1\n 2  W  .  2\n    a  b\nblack to move",
     );
     check_ok(&["show", "-", "--size", "1"], "   a\n1  .  1\n   a\nblack to move");
-    // The default position is a 6x6 opening.
+    // Without a position: the empty board of --size, 7x7 by default.
     let r = nash(&["show"]);
     assert_eq!(r.code, 0);
-    assert!(r.stdout.contains(" 4  .  .  B"), "{}", r.stdout);
+    assert!(r.stdout.contains("      7  .  .  .  .  .  .  .  7\n"), "{}", r.stdout);
+    assert!(!r.stdout.contains('B'), "{}", r.stdout);
+    check_ok(&["show", "--size", "2"], "   a  b\n1  .  .  1\n 2  .  .  2\n    a  b\nblack to move");
 }
 
 #[test]
@@ -109,7 +111,7 @@ fn diagrams() {
 #[test]
 fn bad_inputs_fail_with_one_line() {
     check_err(&["show", "a1 zz"], "invalid move \"zz\"");
-    check_err(&["show", "a1 g1"], "move 2 (g1): cell g1 is not on the 6x6 board");
+    check_err(&["show", "a1 h1"], "move 2 (h1): cell h1 is not on the 7x7 board");
     check_err(&["show", "a1 b1 a1"], "move 3 (a1): cell a1 is already occupied");
     check_err(&["show", "a1", "--size", "0"], "invalid board size 0x0");
     check_err(&["show", "a1", "--size", "20"], "invalid board size 20x20");

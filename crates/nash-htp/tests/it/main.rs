@@ -1,9 +1,9 @@
-//! Integration tests for nash-htp: scripted sessions through the library, one through the
-//! `nash htp` binary as a child process, and random input.
+//! Integration tests for nash-htp: scripted sessions through the library, and random input.
+//! (Sessions through the `nash htp` binary are nash-cli's tests.)
 
-mod child;
 mod consistency;
 mod fuzz;
+mod limits;
 mod session;
 
 use nash_htp::Engine;

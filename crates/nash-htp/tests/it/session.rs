@@ -46,7 +46,7 @@ fn bad_input_answers_an_error_and_the_engine_goes_on() {
         ("showboard extra", "? showboard expects no arguments, got \"extra\""),
         ("3", "?3 missing command name"),
         ("time_left b x 0", "? invalid number \"x\""),
-        ("param_dfpn threads 0", "? invalid value \"0\" for threads: expected 1 to 256"),
+        ("param_dfpn threads 0", "? invalid value \"0\" for threads: expected 1 to 256 threads"),
         ("param_dfpn parallel wide", "? invalid value \"wide\" for parallel: expected auto, jobs or tree"),
         ("param_dfpn colour blue", "? unknown parameter \"colour\""),
         ("param_dfpn timelimit", "? param_dfpn expects no arguments, or a parameter name and a value, got \"timelimit\""),

@@ -30,6 +30,7 @@ pub(super) fn run(
     let cfg = solver.config()?;
     let text = std::fs::read_to_string(path)
         .with_context(|| format!("cannot read batch file {}", path.display()))?;
+    let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
     let mut lines = Vec::new();
     let mut positions = Vec::new();
     for (i, line) in text.lines().enumerate() {
@@ -37,8 +38,7 @@ pub(super) fn run(
         if line.is_empty() || line.starts_with('#') {
             continue;
         }
-        let args = PositionArgs { position: Some(line.to_owned()), size: position.size.clone() };
-        let pos = crate::input::load(&args)
+        let (pos, _) = crate::input::load_text(line, position.size, None)
             .with_context(|| format!("{} line {}: {line:?}", path.display(), i + 1))?;
         lines.push(line.to_owned());
         positions.push(pos);
@@ -46,7 +46,7 @@ pub(super) fn run(
     let started = Instant::now();
     let reports = {
         let _t = Ticker::start("solving", json);
-        solve_all(&positions, &cfg, &solver.solver)
+        solve_all(&positions, &cfg, solver.solver.kind().name())
     };
     let wall = started.elapsed();
     if json {
@@ -55,7 +55,7 @@ pub(super) fn run(
             .zip(reports)
             .map(|(position, report)| Entry { position, report })
             .collect();
-        println!("{}", serde_json::to_string_pretty(&entries)?);
+        outln!("{}", serde_json::to_string_pretty(&entries)?);
         return Ok(());
     }
     let width = lines.iter().map(String::len).max().unwrap_or(0);
@@ -71,14 +71,14 @@ pub(super) fn run(
             (None, reason) => format!("unknown ({})", reason.as_deref().unwrap_or_default()),
         };
         let mv = r.winning_move.as_deref().map(|m| format!("  move {m}")).unwrap_or_default();
-        println!(
+        outln!(
             "{line:<width$}  {} to move: {value}{mv}  nodes {}  time {:.3}s",
             r.to_move,
             r.stats.nodes,
             r.stats.time.as_secs_f64()
         );
     }
-    println!(
+    outln!(
         "{} positions: {wins} won and {losses} lost by the player to move, {} unknown; {:.3}s on {} threads",
         lines.len(),
         lines.len() - wins - losses,
