@@ -15,6 +15,7 @@ mod geometry;
 mod moves;
 mod position;
 pub mod sgf;
+pub mod svg;
 mod zobrist;
 
 pub use any::AnyPosition;

@@ -8,4 +8,5 @@ mod ground_truth;
 mod hashing;
 mod notation;
 mod sgf;
+mod svg;
 mod winner;
