@@ -14,6 +14,7 @@ use rayon::prelude::*;
 use crate::config::SolverConfig;
 use crate::memory;
 use crate::outcome::SolveResult;
+use crate::progress;
 use crate::table::Table;
 
 /// Solves every position of `positions` and returns the results in the same order.
@@ -26,21 +27,36 @@ use crate::table::Table;
 /// share, and the shared table the rest. The budget applies to each solve (a time limit counts
 /// from that solve's start); cancelling it stops them all.
 pub fn solve_many<B: BitSet>(positions: &[Position<B>], cfg: &SolverConfig) -> Vec<SolveResult<B>> {
+    progress::announce(cfg, positions.len());
+    many(positions, cfg)
+}
+
+/// [`solve_many`] without announcing the positions to the progress (each is counted as it is
+/// finished).
+fn many<B: BitSet>(positions: &[Position<B>], cfg: &SolverConfig) -> Vec<SolveResult<B>> {
     let Some(first) = positions.first() else { return Vec::new() };
+    let counted = |r: SolveResult<B>| {
+        progress::finished(cfg);
+        r
+    };
     if positions.len() == 1 {
         // Nothing to put beside it: the solve gets every thread.
-        return vec![crate::solve(first, cfg)];
+        return vec![counted(crate::solve_alone(first, cfg))];
     }
     let each = each_solve(cfg);
     if positions.iter().any(|p| !std::ptr::eq(p.geometry(), first.geometry())) {
         // Boards of several sizes: a table per solve.
-        return side_by_side(positions.len(), cfg.threads, |i| crate::solve(&positions[i], &each));
+        return side_by_side(positions.len(), cfg.threads, |i| {
+            counted(crate::solve_alone(&positions[i], &each))
+        });
     }
     if let Some(tiny) = positions.iter().map(crate::narrowed).collect::<Option<Vec<_>>>() {
-        return solve_many(&tiny, cfg).into_iter().map(SolveResult::convert).collect();
+        return many(&tiny, cfg).into_iter().map(SolveResult::convert).collect();
     }
     let table = Table::with_bytes(table_bytes(first.geometry(), cfg));
-    side_by_side(positions.len(), cfg.threads, |i| crate::solve_in(&positions[i], &each, &table))
+    side_by_side(positions.len(), cfg.threads, |i| {
+        counted(crate::solve_in(&positions[i], &each, &table))
+    })
 }
 
 /// The configuration of each solve of a set solved with `cfg`: one thread, with an equal share

@@ -1,17 +1,20 @@
-//! Budget checks shared by every solver: node limit, deadline and cancellation.
+//! Budget checks shared by every solver: node limit, deadline and cancellation, and the
+//! batched node counts that go to a [`Progress`].
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
 
-use crate::config::Budget;
+use crate::config::{Budget, SolverConfig};
 use crate::outcome::StopReason;
+use crate::progress::Progress;
 
 /// How often (in checks) the clock and the cancellation flag are read.
 const CLOCK_EVERY: u32 = 256;
 
-/// A running budget. `check` is called once per node; it is a counter compare except every
-/// [`CLOCK_EVERY`] calls, when the clock and the cancellation flag are read.
+/// A running budget. `exceeded` is called once per node; it is a counter compare except every
+/// [`CLOCK_EVERY`] calls, when the clock and the cancellation flag are read and the nodes since
+/// the last batch go to the progress counters (the rest go when the limits are dropped).
 #[derive(Debug)]
 pub(crate) struct Limits {
     nodes: Option<u64>,
@@ -23,19 +26,25 @@ pub(crate) struct Limits {
     pub(crate) start: Instant,
     tick: u32,
     stopped: Option<StopReason>,
+    progress: Option<Arc<Progress>>,
+    /// The node count of the last check, and how much of it the progress has.
+    seen: u64,
+    reported: u64,
 }
 
 impl Limits {
-    pub(crate) fn new(budget: &Budget) -> Limits {
-        Limits::started_at(budget, Instant::now())
+    /// The limits of `cfg`'s budget from now on, reporting to its progress.
+    pub(crate) fn new(cfg: &SolverConfig) -> Limits {
+        Limits::started_at(cfg, &cfg.budget, Instant::now())
     }
 
-    /// The limits of a solve that began at `start`: a worker that joins a solve later gets
-    /// what is left of its time.
-    pub(crate) fn started_at(budget: &Budget, start: Instant) -> Limits {
+    /// The limits of `budget` for a solve (with `cfg`'s progress) that began at `start`: a
+    /// worker that joins a solve later gets what is left of its time. A time too long to add
+    /// to an instant is no limit.
+    pub(crate) fn started_at(cfg: &SolverConfig, budget: &Budget, start: Instant) -> Limits {
         Limits {
             nodes: budget.nodes,
-            deadline: budget.time.map(|t| start + t),
+            deadline: budget.time.and_then(|t| start.checked_add(t)),
             cancel: budget.cancel.clone(),
             done: [None, None],
             start,
@@ -43,12 +52,16 @@ impl Limits {
             // stops at once.
             tick: CLOCK_EVERY - 1,
             stopped: None,
+            progress: cfg.progress.clone(),
+            seen: 0,
+            reported: 0,
         }
     }
 
     /// Whether the solve must stop, given the nodes expanded so far.
     #[inline]
     pub(crate) fn exceeded(&mut self, nodes: u64) -> bool {
+        self.seen = nodes;
         if self.stopped.is_some() {
             return true;
         }
@@ -61,6 +74,7 @@ impl Limits {
         self.tick += 1;
         if self.tick >= CLOCK_EVERY {
             self.tick = 0;
+            self.report();
             return self.poll();
         }
         false
@@ -101,5 +115,19 @@ impl Limits {
     /// Why the solve stopped, if it did.
     pub(crate) fn reason(&self) -> Option<StopReason> {
         self.stopped
+    }
+
+    /// Adds the nodes counted since the last report to the progress.
+    fn report(&mut self) {
+        if let Some(p) = &self.progress {
+            p.add_nodes(self.seen.saturating_sub(self.reported));
+            self.reported = self.reported.max(self.seen);
+        }
+    }
+}
+
+impl Drop for Limits {
+    fn drop(&mut self) {
+        self.report();
     }
 }

@@ -7,6 +7,8 @@ use std::time::Duration;
 
 use nash_vc::{HSearchConfig, OrLimit};
 
+use crate::progress::Progress;
+
 /// The solving algorithms.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
 pub enum SolverKind {
@@ -217,6 +219,9 @@ pub struct SolverConfig {
     /// How df-pn's workers share a solve when `threads > 1`. A solve with a node limit always
     /// uses the shared tree, whose workers count nodes against the limit together.
     pub parallel: Parallel,
+    /// Counters that the solves add to as they run, for another thread to read (a progress
+    /// bar); `None` to count nothing.
+    pub progress: Option<Arc<Progress>>,
 }
 
 impl Default for SolverConfig {
@@ -229,6 +234,7 @@ impl Default for SolverConfig {
             tt_mib: 256,
             threads: 1,
             parallel: Parallel::Auto,
+            progress: None,
         }
     }
 }

@@ -243,7 +243,7 @@ fn solve_root_jobs<B: BitSet>(
                             // runs out.
                             let nodes = (!helper).then_some(job.budget);
                             let budget = Budget { nodes, ..single.budget.clone() };
-                            let limits = Limits::started_at(&budget, start)
+                            let limits = Limits::started_at(single, &budget, start)
                                 .with_done(done.clone())
                                 .with_done(recall);
                             w.reroot(&p, limits);
@@ -413,7 +413,7 @@ fn solve_parallel<B: BitSet>(
                 let (busy, plan) = (&busy[..], &plan);
                 s.spawn(move || {
                     let mut w = Dfpn::new(pos, cfg, table, plan);
-                    w.limits = Limits::new(&cfg.budget).with_done(done.clone());
+                    w.limits = Limits::new(cfg).with_done(done.clone());
                     w.busy = Some(busy);
                     let o = w.run();
                     if !matches!(o, Outcome::Unknown { .. }) {
@@ -455,7 +455,7 @@ impl<'t, B: BitSet> Dfpn<'t, B> {
             pos: pos.clone(),
             pipe: Pipeline::with_plan(&cfg.knowledge, geom, plan),
             table,
-            limits: Limits::new(&cfg.budget),
+            limits: Limits::new(cfg),
             stats: Stats::default(),
             key: keys::position(pos),
             children: (0..n).map(|_| Vec::with_capacity(n)).collect(),

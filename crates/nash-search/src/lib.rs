@@ -20,6 +20,8 @@ mod outcome;
 mod pattern;
 mod persistent;
 mod pns;
+mod progress;
+mod pv;
 mod table;
 mod winning;
 
@@ -28,6 +30,8 @@ pub use config::{Budget, Knowledge, MoveOrdering, Parallel, SolverConfig, Solver
 pub use outcome::WinningMoves;
 pub use outcome::{Outcome, SolveResult, Stats, StopReason};
 pub use persistent::SolverTable;
+pub use progress::{Progress, Snapshot};
+pub use pv::principal_variation;
 pub use winning::winning_moves;
 
 use nash_board::{BitSet, Position, TinyBitboard};
@@ -40,11 +44,19 @@ use crate::table::Table;
 /// winner, a loss (empty carrier) for the other side. Boards up to 7×7 are solved on the
 /// single-word [`TinyBitboard`] whatever width `B` the caller uses; the answer is the same.
 pub fn solve<B: BitSet>(pos: &Position<B>, cfg: &SolverConfig) -> SolveResult<B> {
+    progress::announce(cfg, 1);
+    let r = solve_alone(pos, cfg);
+    progress::finished(cfg);
+    r
+}
+
+/// [`solve`] in a table of its own, without counting the position in the progress.
+pub(crate) fn solve_alone<B: BitSet>(pos: &Position<B>, cfg: &SolverConfig) -> SolveResult<B> {
     if let Some(r) = decided(pos) {
         return r;
     }
     if let Some(tiny) = narrowed(pos) {
-        return solve(&tiny, cfg).convert();
+        return solve_alone(&tiny, cfg).convert();
     }
     let table = Table::with_bytes(memory::plan(cfg, pos.geometry()).table_bytes);
     solve_in(pos, cfg, &table)

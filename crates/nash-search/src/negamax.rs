@@ -35,7 +35,7 @@ pub(crate) fn solve<B: BitSet>(
         pos: pos.clone(),
         pipe: Pipeline::new(cfg, geom),
         table: cfg.use_tt.then_some(table),
-        limits: Limits::new(&cfg.budget),
+        limits: Limits::new(cfg),
         stats: Stats::default(),
         bufs: (0..n).map(|_| Vec::with_capacity(n)).collect(),
         key: keys::position(pos),

@@ -7,12 +7,12 @@
 //! do not name the board, so the table is started afresh when the board's shape changes, and
 //! when a new memory limit or thread count plans a different size.
 
-use nash_board::{BitSet, Position, TinyBitboard};
+use nash_board::{BitSet, Cell, Position, TinyBitboard};
 
 use crate::config::SolverConfig;
 use crate::outcome::{SolveResult, WinningMoves};
 use crate::table::Table;
-use crate::{batch, memory, solve_in, winning};
+use crate::{batch, memory, progress, pv, solve_in, winning};
 
 /// A transposition table kept from one solve to the next. See [`SolverTable::solve`].
 pub struct SolverTable<B: BitSet> {
@@ -75,6 +75,13 @@ impl<B: BitSet> SolverTable<B> {
     /// [`crate::solve`] with this table: what earlier solves on the same board stored is used,
     /// and what this one finds is kept.
     pub fn solve(&mut self, pos: &Position<B>, cfg: &SolverConfig) -> SolveResult<B> {
+        progress::announce(cfg, 1);
+        let r = self.solve_quietly(pos, cfg);
+        progress::finished(cfg);
+        r
+    }
+
+    fn solve_quietly(&mut self, pos: &Position<B>, cfg: &SolverConfig) -> SolveResult<B> {
         if let Some(r) = crate::decided(pos) {
             return r;
         }
@@ -87,6 +94,19 @@ impl<B: BitSet> SolverTable<B> {
         self.tiny = None;
         let bytes = memory::plan(cfg, pos.geometry()).table_bytes;
         solve_in(pos, cfg, table_for(&mut self.kept, pos, bytes))
+    }
+
+    /// [`crate::principal_variation`] with this table: after [`SolverTable::solve`] of the
+    /// same position with the same `cfg`, the line's solves find most proofs already stored.
+    pub fn principal_variation(&mut self, pos: &Position<B>, cfg: &SolverConfig) -> Vec<Cell> {
+        if let Some(t) = crate::narrowed(pos) {
+            self.kept = None;
+            let bytes = memory::plan(cfg, t.geometry()).table_bytes;
+            return pv::line_in(&t, cfg, table_for(&mut self.tiny, &t, bytes));
+        }
+        self.tiny = None;
+        let bytes = memory::plan(cfg, pos.geometry()).table_bytes;
+        pv::line_in(pos, cfg, table_for(&mut self.kept, pos, bytes))
     }
 
     /// [`crate::winning_moves`] with this table.

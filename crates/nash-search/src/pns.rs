@@ -55,7 +55,7 @@ impl<B: BitSet> Node<B> {
 
 /// Solves `pos` (nobody has won yet) by proof-number search.
 pub(crate) fn solve<B: BitSet>(pos: &Position<B>, cfg: &SolverConfig) -> SolveResult<B> {
-    let mut limits = Limits::new(&cfg.budget);
+    let mut limits = Limits::new(cfg);
     let mut stats = Stats::default();
     let plan = memory::plan(cfg, pos.geometry());
     let mut pipe = Pipeline::with_plan(&cfg.knowledge, pos.geometry(), &plan);

@@ -7,6 +7,7 @@ use nash_board::{BitSet, Cell, Position};
 use crate::batch;
 use crate::config::SolverConfig;
 use crate::outcome::{Outcome, Stats, WinningMoves};
+use crate::progress;
 use crate::table::Table;
 
 /// Decides every legal move of `pos` for the player to move.
@@ -41,15 +42,18 @@ pub(crate) fn winning_moves_in<B: BitSet>(
     let start = std::time::Instant::now();
     let each = batch::each_solve(cfg);
     let moves: Vec<Cell> = pos.legal_moves().iter().collect();
+    progress::announce(cfg, moves.len());
     // The moves are decided side by side, one thread each (see `batch`).
     let results = batch::side_by_side(moves.len(), cfg.threads, |i| {
         let m = moves[i];
         let mut p = pos.clone();
         p.play_unchecked(m);
         if p.winner() == Some(pos.to_move()) {
+            progress::finished(cfg);
             return (m, Some(true), Stats::default());
         }
         let r = crate::solve_in(&p, &each, table);
+        progress::finished(cfg);
         let win = match r.outcome {
             Outcome::Win { .. } => Some(false),
             Outcome::Loss { .. } => Some(true),

@@ -3,5 +3,7 @@
 mod budget;
 mod ground_truth;
 mod persistent;
+mod progress;
+mod pv;
 mod support;
 mod symmetry;

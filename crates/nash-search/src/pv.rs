@@ -1,0 +1,167 @@
+//! The principal variation of a solved position: the winner's winning moves, each answered by
+//! the loser's most stubborn defence, played out until the game is over.
+//!
+//! Each position of the line is solved again in one transposition table, so after the first
+//! solve most of the line's proofs are already there and the re-solves are short. The winner
+//! plays the move the solver proves; where the solver wins without naming a move (fill-in
+//! decided the position), the first move inside the proof's carrier that keeps the win is
+//! played. The loser picks, among the moves inside the opponent's proof carrier (every move
+//! outside it loses to the same strategy, van Rijswijck 2002 s.2.3), the one whose refutation
+//! cost the most nodes, as the table's work counts and the re-solve report it; the larger
+//! refutation carrier breaks ties. That is the reply that resists longest by the search's own
+//! measure, not a guarantee of the longest game.
+
+use std::time::Instant;
+
+use nash_board::{BitSet, Cell, Position};
+
+use crate::config::{Budget, SolverConfig, SolverKind};
+use crate::outcome::{Outcome, SolveResult};
+use crate::table::Table;
+use crate::{memory, solve_in};
+
+/// The principal variation of `pos`: the moves of both players from `pos` until someone has
+/// won, the winner playing winning moves and the loser its most stubborn defence.
+///
+/// The line is empty when the game is already over or the first solve runs out of budget, and
+/// it stops early where a position of it cannot be solved within what is left of the budget
+/// (`cfg.budget` bounds the whole line: the time from the call, the nodes summed over its
+/// solves). It never has more moves than `pos` has empty cells. Every move is legal, and after
+/// each of the winner's moves the position stays won for the winner. Solvers without a table
+/// (PNS, EWS) are replaced by df-pn, which finds the same values.
+///
+/// ```
+/// use nash_board::{Bitboard, Position};
+/// use nash_search::{principal_variation, SolverConfig};
+///
+/// let pos = Position::<Bitboard>::square(3).unwrap();
+/// let line = principal_variation(&pos, &SolverConfig::default());
+/// let mut end = pos.clone();
+/// for &m in &line {
+///     end.play(m).unwrap();
+/// }
+/// // The first player wins 3x3 Hex.
+/// assert_eq!(end.winner(), Some(pos.to_move()));
+/// ```
+pub fn principal_variation<B: BitSet>(pos: &Position<B>, cfg: &SolverConfig) -> Vec<Cell> {
+    if let Some(tiny) = crate::narrowed(pos) {
+        return principal_variation(&tiny, cfg);
+    }
+    let table = Table::with_bytes(memory::plan(cfg, pos.geometry()).table_bytes);
+    line_in(pos, cfg, &table)
+}
+
+/// [`principal_variation`] in a table the caller owns (a [`crate::SolverTable`]'s, which may
+/// hold the proofs of the solve before it).
+pub(crate) fn line_in<B: BitSet>(
+    pos: &Position<B>,
+    cfg: &SolverConfig,
+    table: &Table<B>,
+) -> Vec<Cell> {
+    let start = Instant::now();
+    let mut step = cfg.clone();
+    if matches!(step.kind, SolverKind::Pns | SolverKind::Ews) {
+        step.kind = SolverKind::Dfpn;
+    }
+    let mut line = Vec::new();
+    let mut used = 0u64;
+    let mut p = pos.clone();
+    while p.winner().is_none() && !p.empty_cells().is_empty() {
+        let Some(budget) = left(&cfg.budget, start, used) else { break };
+        step.budget = budget;
+        let mut solve = |q: &Position<B>| {
+            let r = solve_in(q, &step, table);
+            used += r.stats.nodes;
+            r
+        };
+        let mv = match solve(&p).outcome {
+            Outcome::Win { winning_move: Some(m), .. } => Some(m),
+            Outcome::Win { winning_move: None, carrier } => keep_win(&p, carrier, &mut solve),
+            Outcome::Loss { carrier } => defence(&p, carrier, table, &mut solve),
+            Outcome::Unknown { .. } => None,
+        };
+        let Some(mv) = mv else { break };
+        p.play_unchecked(mv);
+        line.push(mv);
+    }
+    line
+}
+
+/// What is left of `budget` after `used` nodes and the time since `start`; `None` when
+/// something ran out or the solve was cancelled.
+fn left(budget: &Budget, start: Instant, used: u64) -> Option<Budget> {
+    let cancelled =
+        budget.cancel.as_ref().is_some_and(|c| c.load(std::sync::atomic::Ordering::Relaxed));
+    let nodes = match budget.nodes {
+        Some(n) => Some(n.checked_sub(used).filter(|&n| n > 0)?),
+        None => None,
+    };
+    let time = match budget.time {
+        Some(t) => Some(t.checked_sub(start.elapsed()).filter(|t| !t.is_zero())?),
+        None => None,
+    };
+    (!cancelled).then(|| Budget { nodes, time, cancel: budget.cancel.clone() })
+}
+
+/// A move that keeps a won position `p` won when the solver named none: the first cell of the
+/// proof's `carrier`, then of the board, whose position is lost for the opponent.
+fn keep_win<B: BitSet>(
+    p: &Position<B>,
+    carrier: B,
+    solve: &mut impl FnMut(&Position<B>) -> SolveResult<B>,
+) -> Option<Cell> {
+    let legal = p.legal_moves();
+    let inside = legal & carrier;
+    for m in inside.iter().chain((legal & !carrier).iter()) {
+        let mut c = p.clone();
+        c.play_unchecked(m);
+        if c.winner() == Some(p.to_move()) {
+            return Some(m);
+        }
+        match solve(&c).outcome {
+            Outcome::Loss { .. } => return Some(m),
+            Outcome::Win { .. } => {}
+            Outcome::Unknown { .. } => return None,
+        }
+    }
+    None
+}
+
+/// The loser's most stubborn move in the lost position `p`, whose opponent's proof has
+/// `carrier`: among the legal moves inside it (all of them if none is), the one whose
+/// refutation took the most nodes, then has the larger carrier, then comes first.
+fn defence<B: BitSet>(
+    p: &Position<B>,
+    carrier: B,
+    table: &Table<B>,
+    solve: &mut impl FnMut(&Position<B>) -> SolveResult<B>,
+) -> Option<Cell> {
+    let legal = p.legal_moves();
+    let inside = legal & carrier;
+    let candidates = if inside.is_empty() { legal } else { inside };
+    let mut best: Option<((u64, usize), Cell)> = None;
+    for m in candidates.iter() {
+        let mut c = p.clone();
+        c.play_unchecked(m);
+        if c.winner().is_some() {
+            // Only the winner can connect here; a move that hands them the game resists least.
+            best = best.or(Some(((0, 0), m)));
+            continue;
+        }
+        // The work the first search spent on this refutation, before a re-solve replaces it.
+        let before = table.get(c.hash()).filter(|e| e.pn == 0).map_or(0, |e| u64::from(e.work));
+        let r = solve(&c);
+        let score = match r.outcome {
+            Outcome::Win { carrier, .. } => (before.max(r.stats.nodes), carrier.len()),
+            // The position was not lost after all (impossible for a correct solver): the move
+            // that wins is the best defence there is.
+            Outcome::Loss { .. } => return Some(m),
+            // Too hard to refute within the budget: as stubborn as a defence gets.
+            Outcome::Unknown { .. } => (u64::MAX, usize::MAX),
+        };
+        if !matches!(best, Some((s, _)) if s >= score) {
+            best = Some((score, m));
+        }
+    }
+    best.map(|(_, m)| m)
+}
