@@ -71,12 +71,34 @@ pub fn load(args: &PositionArgs) -> anyhow::Result<AnyPosition> {
     load_upto(args, None).map(|(pos, _)| pos)
 }
 
+/// A loaded position with what it was read from.
+#[derive(Debug, Clone)]
+pub struct Loaded {
+    /// The position.
+    pub pos: AnyPosition,
+    /// The form it was written in.
+    pub source: Source,
+    /// An SGF record's root properties (`PB`, `PW`, `RE`, `EV`, `SO`, …), to write back out.
+    pub properties: Vec<(String, String)>,
+}
+
+impl Loaded {
+    fn new(pos: AnyPosition, source: Source) -> Loaded {
+        Loaded { pos, source, properties: Vec::new() }
+    }
+}
+
 /// Loads the position the arguments describe; for a game record, only its first `upto` moves
 /// are played (all when `None`).
 pub fn load_upto(
     args: &PositionArgs,
     upto: Option<usize>,
 ) -> anyhow::Result<(AnyPosition, Source)> {
+    load_game(args, upto).map(|l| (l.pos, l.source))
+}
+
+/// [`load_upto`], keeping an SGF record's root properties.
+pub fn load_game(args: &PositionArgs, upto: Option<usize>) -> anyhow::Result<Loaded> {
     match args.position.as_deref() {
         None => load_text("-", args.size, upto),
         Some("-") => {
@@ -100,17 +122,13 @@ pub fn load_upto(
 
 /// Loads a position written as the `<position>` argument is (but not `-` for standard input:
 /// here `-` is the empty move list, as in batch files).
-pub fn load_text(
-    text: &str,
-    size: BoardSize,
-    upto: Option<usize>,
-) -> anyhow::Result<(AnyPosition, Source)> {
+pub fn load_text(text: &str, size: BoardSize, upto: Option<usize>) -> anyhow::Result<Loaded> {
     let text = strip_bom(text);
     if looks_like_sgf(text) {
-        return from_sgf(text, upto).map(|p| (p, Source::Sgf));
+        return from_sgf(text, upto);
     }
     if text.contains('\n') {
-        return from_diagram(text).map(|p| (p, Source::Diagram));
+        return from_diagram(text).map(|p| Loaded::new(p, Source::Diagram));
     }
     let path = Path::new(text);
     // Move lists hold only cell names, swap words and separators: anything with a dot or a
@@ -122,7 +140,7 @@ pub fn load_text(
         let loaded = from_contents(&contents, size, upto, is_sgf);
         return loaded.with_context(|| path.display().to_string());
     }
-    from_moves(text, size, upto).map(|p| (p, Source::Moves))
+    from_moves(text, size, upto).map(|p| Loaded::new(p, Source::Moves))
 }
 
 /// The position of a file's (or standard input's) contents: SGF if it starts with `(` (or
@@ -133,16 +151,16 @@ fn from_contents(
     size: BoardSize,
     upto: Option<usize>,
     sgf: bool,
-) -> anyhow::Result<(AnyPosition, Source)> {
+) -> anyhow::Result<Loaded> {
     let contents = strip_bom(contents);
     if sgf || looks_like_sgf(contents) {
-        return from_sgf(contents, upto).map(|p| (p, Source::Sgf));
+        return from_sgf(contents, upto);
     }
     let line = contents.trim();
     if !line.is_empty() && !line.contains('\n') && line.parse::<MoveList>().is_ok() {
-        return from_moves(line, size, upto).map(|p| (p, Source::Moves));
+        return from_moves(line, size, upto).map(|p| Loaded::new(p, Source::Moves));
     }
-    from_diagram(contents).map(|p| (p, Source::Diagram))
+    from_diagram(contents).map(|p| Loaded::new(p, Source::Diagram))
 }
 
 /// Text editors on some systems start a UTF-8 file with a byte order mark; it is not part of
@@ -167,9 +185,10 @@ fn looks_like_sgf(text: &str) -> bool {
     text.trim_start().starts_with('(')
 }
 
-fn from_sgf(text: &str, upto: Option<usize>) -> anyhow::Result<AnyPosition> {
+fn from_sgf(text: &str, upto: Option<usize>) -> anyhow::Result<Loaded> {
     let record = sgf::parse(text)?;
-    Ok(record.any_position(upto)?)
+    let pos = record.any_position(upto)?;
+    Ok(Loaded { pos, source: Source::Sgf, properties: record.properties })
 }
 
 fn from_diagram(text: &str) -> anyhow::Result<AnyPosition> {

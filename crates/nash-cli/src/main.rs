@@ -17,30 +17,66 @@ mod input;
 
 /// Nash: a Hex solver and toolkit.
 ///
-/// Positions are given as a move list (`"b3 swap-pieces c3"`, with `--size`), as an SGF file,
-/// or as a board diagram (a file, or text with line breaks). Cells are written column letter +
-/// row number, `a1` being the acute corner at the top left; Black moves first and connects top
-/// and bottom, White connects left and right.
+/// Positions are given as a move list (`"b3 swap-pieces c3"`, on the board of `--size`, 7x7
+/// by default), as an SGF file, as a board diagram (a file, or text with line breaks), or as
+/// `-` for standard input; without one, a command takes the empty board of `--size`. Cells are
+/// written column letter + row number, `a1` being the acute corner at the top left; Black
+/// moves first and connects top and bottom, White connects left and right.
 #[derive(Debug, Parser)]
-#[command(name = "nash", version, about, long_about)]
+#[command(name = "nash", version, about, long_about, after_help = EXAMPLES)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
 }
 
+/// Examples under `nash --help`; a test runs every line that starts with `nash `, and those of
+/// each subcommand's help below.
+const EXAMPLES: &str = "\
+Examples:
+  nash show \"b3 swap-pieces c3\" --size 5
+  nash solve d4
+  nash winning a1 --size 4
+  nash htp";
+
 #[derive(Debug, Subcommand)]
 enum Command {
     /// Print a position as a board diagram.
+    #[command(after_help = "\
+Examples:
+  nash show \"b3 swap-pieces c3\" --size 5
+  nash show testdata/games/club-5x5.sgf --move 2 --sgf
+  nash show - --size 3")]
     Show(cmd::show::Args),
     /// Inferior cell analysis: dead, captured, vulnerable and dominated cells, with fill-in.
+    #[command(after_help = "\
+Examples:
+  nash ica \"a1 b2 c3\" --size 5
+  nash ica c3 --size 5 --json")]
     Ica(cmd::ica::Args),
     /// Virtual connections by H-search, and the mustplay.
+    #[command(after_help = "\
+Examples:
+  nash vc c4 --size 6 --color w
+  nash vc c4 --size 6 --color b --ends c4 south --variant or=3")]
     Vc(cmd::vc::Args),
     /// Solve a position: its value, a winning move and statistics (default: the empty 7x7 board).
+    #[command(after_help = "\
+Examples:
+  nash solve
+  nash solve c3 --size 6 --threads 2 --json
+  nash solve a1 --size 5 --solver pns --time-limit 10")]
     Solve(cmd::solve::Args),
     /// The exact set of winning moves of a position (every legal move decided).
+    #[command(after_help = "\
+Examples:
+  nash winning a1 --size 4 --json
+  nash winning --size 5 --threads 2")]
     Winning(cmd::winning::Args),
     /// Run a Hex Text Protocol engine on standard input and output (for HexGui and .tst suites).
+    #[command(after_help = "\
+Examples:
+  nash htp
+The commands are in docs/htp.md; HexGui attaches it as the program `nash htp`.")]
     Htp(cmd::htp::Args),
 }
 

@@ -438,6 +438,14 @@ impl Engine {
                         let n = parse_number::<usize>(value)?;
                         self.params.tt_mib = limits::tt_mib(n).map_err(bad)?;
                     }
+                    "use_guifx" => {
+                        // HexGui turns on Benzene's live display of the solver's bounds
+                        // before a solve; Nash has no such display, so the switch is taken
+                        // and changes nothing.
+                        if !matches!(value.as_str(), "0" | "1") {
+                            return Err(bad("expected 0 or 1".to_owned()));
+                        }
+                    }
                     _ => return Err(HtpError::UnknownParameter(name.clone())),
                 }
                 Ok(String::new())

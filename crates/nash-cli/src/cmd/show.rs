@@ -16,9 +16,13 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
-    let (pos, _) = crate::input::load_upto(&args.position, args.upto)?;
+    let loaded = crate::input::load_game(&args.position, args.upto)?;
+    let pos = loaded.pos;
     if args.sgf {
-        let record = nash_board::with_position!(&pos, p => GameRecord::from_position(p));
+        let mut record = nash_board::with_position!(&pos, p => GameRecord::from_position(p));
+        // A game record's players, result, event and source stay with it; the application is
+        // the one writing the record now.
+        record.properties.extend(loaded.properties.into_iter().filter(|(id, _)| id != "AP"));
         out!("{}", record.to_sgf());
     } else {
         outln!("{pos}");

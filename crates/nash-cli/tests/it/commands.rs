@@ -128,3 +128,42 @@ fn batch_names_the_bad_line() {
     check_err(&["solve", "a1", "--batch", file], "--batch");
     let _ = std::fs::remove_dir_all(path.parent().expect("directory"));
 }
+
+#[test]
+fn limits_out_of_range_are_refused() {
+    check_err(&["solve", "--time-limit", "1e19"], "invalid value '1e19' for '--time-limit");
+    check_err(&["solve", "--time-limit", "NaN"], "'NaN'");
+    check_err(&["solve", "--time-limit", "-2"], "'-2'");
+    check_err(&["winning", "--time-limit", "0"], "expected a positive number of seconds");
+    let huge = (nash_htp::limits::max_tt_mib() + 1).to_string();
+    check_err(&["solve", "--tt-mib", &huge], "more than this machine's memory");
+    check_err(&["solve", "--tt-mib", "0"], "'0' for '--tt-mib");
+    // The same thread range as HTP's param_dfpn threads.
+    check_err(&["solve", "--threads", "0"], "expected 1 to 256 threads");
+    check_err(&["winning", "--threads", "257"], "expected 1 to 256 threads");
+    check_err(&["solve", "--solver", "magic"], "[possible values: dfpn, ews, pns");
+    check_err(&["solve", "--parallel", "wide"], "'wide'");
+    // Accepted extremes still solve.
+    let (code, stdout, stderr) =
+        nash(&["solve", "-s", "3", "--time-limit", "1e9", "--threads", "256"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stdout.contains("black wins"), "{stdout}");
+}
+
+#[test]
+fn tracing_goes_to_stderr_when_asked() {
+    let out = Command::new(env!("CARGO_BIN_EXE_nash"))
+        .args(["solve", "--size", "3"])
+        .env("RUST_LOG", "nash_search=trace")
+        .output()
+        .expect("nash runs");
+    assert!(out.status.success());
+    assert!(String::from_utf8_lossy(&out.stdout).contains("black wins"));
+    let out = Command::new(env!("CARGO_BIN_EXE_nash"))
+        .args(["solve", "--size", "3"])
+        .env("RUST_LOG", "=[")
+        .output()
+        .expect("nash runs");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).starts_with("error: invalid RUST_LOG \"=[\""));
+}

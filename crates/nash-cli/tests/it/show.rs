@@ -93,7 +93,7 @@ fn sgf_files_and_text() {
     // And back out as SGF.
     check_ok(
         &["show", path, "--move", "2", "--sgf"],
-        "(;FF[4]GM[11]SZ[3:2]AP[Nash:0.1.0]\n;B[a1];W[b2])",
+        "(;FF[4]GM[11]SZ[3:2]AP[Nash:0.1.0]PB[a]PW[b]\n;B[a1];W[b2])",
     );
 }
 
@@ -149,4 +149,79 @@ fn help_lists_every_subcommand() {
     assert!(
         r.stdout.contains("--move") && r.stdout.contains("--size") && r.stdout.contains("--sgf")
     );
+}
+
+#[test]
+fn sgf_output_keeps_the_game_information() {
+    let game = "(;FF[4]GM[11]SZ[3]AP[HexGui:0.9]PB[alice]PW[bob]RE[B+]EV[cup]SO[club];B[a1];W[b2])";
+    check_ok(
+        &["show", game, "--sgf"],
+        "(;FF[4]GM[11]SZ[3]AP[Nash:0.1.0]PB[alice]PW[bob]RE[B+]EV[cup]SO[club]\n;B[a1];W[b2])",
+    );
+}
+
+#[test]
+fn a_byte_order_mark_is_accepted() {
+    let bom = "\u{feff}";
+    let diagram = temp_file("bom.txt", &format!("{bom}{THREE_BY_TWO}"));
+    check_ok(&["show", diagram.to_str().unwrap()], THREE_BY_TWO);
+    let sgf = temp_file("bom.sgf", &format!("{bom}(;SZ[3:2];B[a1];W[b2])"));
+    check_ok(&["show", sgf.to_str().unwrap()], THREE_BY_TWO);
+    let moves = temp_file("bom-moves.txt", &format!("{bom}a1 b2\n"));
+    check_ok(&["show", moves.to_str().unwrap(), "--size", "3x2"], THREE_BY_TWO);
+}
+
+/// Runs `nash` with `input` on standard input.
+fn nash_with_input(args: &[&str], input: &str) -> Run {
+    use std::io::Write;
+    use std::process::Stdio;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_nash"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("nash runs");
+    child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
+    let out = child.wait_with_output().unwrap();
+    Run {
+        code: out.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    }
+}
+
+#[test]
+fn standard_input() {
+    for input in ["(;SZ[3:2];B[a1];W[b2])", THREE_BY_TWO, "a1 b2\n", "\u{feff}a1 b2"] {
+        let r = nash_with_input(&["show", "-", "--size", "3x2"], input);
+        assert_eq!(r.code, 0, "{input:?}: {}", r.stderr);
+        assert_eq!(r.stdout.trim_end(), THREE_BY_TWO, "{input:?}");
+    }
+    // Nothing on standard input: the empty board.
+    let r = nash_with_input(&["show", "-", "--size", "1"], "");
+    assert_eq!(r.stdout.trim_end(), "   a\n1  .  1\n   a\nblack to move");
+    let r = nash_with_input(&["show", "-", "--size", "3"], "(;SZ[3];B[a1]");
+    assert_ne!(r.code, 0);
+    assert!(r.stderr.starts_with("error: standard input: sgf syntax error"), "{}", r.stderr);
+    assert_eq!(r.stderr.lines().count(), 1, "{}", r.stderr);
+}
+
+#[test]
+fn a_closed_pipe_ends_quietly() {
+    use std::process::Stdio;
+    // The reader is gone before nash writes (its end of the pipe is closed at once, while nash
+    // is still starting), as with `nash show … | head -0`.
+    for args in [&["show", "--size", "19"][..], &["--help"][..], &["solve", "--size", "3"][..]] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_nash"))
+            .args(args)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("nash runs");
+        drop(child.stdout.take());
+        let out = child.wait_with_output().unwrap();
+        assert!(out.status.success(), "nash {args:?}: {}", out.status);
+        assert!(out.stderr.is_empty(), "nash {args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    }
 }

@@ -38,10 +38,10 @@ pub(super) fn run(
         if line.is_empty() || line.starts_with('#') {
             continue;
         }
-        let (pos, _) = crate::input::load_text(line, position.size, None)
+        let pos = crate::input::load_text(line, position.size, None)
             .with_context(|| format!("{} line {}: {line:?}", path.display(), i + 1))?;
         lines.push(line.to_owned());
-        positions.push(pos);
+        positions.push(pos.pos);
     }
     let started = Instant::now();
     let reports = {
