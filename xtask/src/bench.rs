@@ -3,30 +3,48 @@
 use std::process::Command;
 
 use anyhow::{bail, Context};
+use clap::Subcommand;
 
 mod solve;
 
 /// Arguments of `cargo xtask bench`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// What to measure: board, ica, vc or solve.
-    area: String,
-    /// Extra arguments passed to the benchmark.
+    #[command(subcommand)]
+    area: Area,
+}
+
+/// What to measure.
+#[derive(Debug, Subcommand)]
+enum Area {
+    /// Criterion benchmarks of nash-board.
+    Board(Criterion),
+    /// Criterion benchmarks of inferior cell analysis (nash-patterns).
+    Ica(Criterion),
+    /// Criterion benchmarks of H-search (nash-vc).
+    Vc(Criterion),
+    /// The solving tables: 6x6 and 7x7 openings, the empty 8x8 board.
+    Solve(solve::Args),
+}
+
+/// Arguments passed on to criterion.
+#[derive(Debug, clap::Args)]
+struct Criterion {
+    /// Extra arguments for the benchmark binary (a filter, `--save-baseline NAME`, ...).
     #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
     rest: Vec<String>,
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
-    let package = match args.area.as_str() {
-        "board" => "nash-board",
-        "ica" => "nash-patterns",
-        "vc" => "nash-vc",
-        "solve" => return solve::run(&args.rest),
-        other => bail!("unknown benchmark area {other:?}: expected board, ica, vc or solve"),
+    let (package, rest) = match args.area {
+        Area::Board(c) => ("nash-board", c.rest),
+        Area::Ica(c) => ("nash-patterns", c.rest),
+        Area::Vc(c) => ("nash-vc", c.rest),
+        Area::Solve(a) => return solve::run(a),
     };
     let status = Command::new(env!("CARGO"))
         .args(["bench", "-p", package, "--"])
-        .args(&args.rest)
+        .args(&rest)
         .status()
         .context("cannot run cargo bench")?;
     if !status.success() {

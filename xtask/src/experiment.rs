@@ -25,8 +25,8 @@ pub struct Args {
     #[arg(long, default_value_t = 20_000_000)]
     nodes: u64,
     /// Seconds allowed per solve.
-    #[arg(long, default_value_t = 60.0)]
-    time_limit: f64,
+    #[arg(long, default_value = "60", value_parser = crate::parse_seconds)]
+    time_limit: Duration,
 }
 
 fn empty(n: usize) -> anyhow::Result<Position<Bitboard>> {
@@ -35,7 +35,7 @@ fn empty(n: usize) -> anyhow::Result<Position<Bitboard>> {
 
 fn budgeted(mut cfg: SolverConfig, args: &Args) -> SolverConfig {
     cfg.budget.nodes = Some(args.nodes);
-    cfg.budget.time = Some(Duration::from_secs_f64(args.time_limit));
+    cfg.budget.time = Some(args.time_limit);
     cfg
 }
 

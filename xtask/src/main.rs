@@ -32,6 +32,15 @@ enum Task {
     Experiment(experiment::Args),
 }
 
+/// A number of seconds on the command line: positive, finite and at most 10^9 (so that a
+/// deadline can be computed from it).
+fn parse_seconds(s: &str) -> Result<std::time::Duration, String> {
+    match s.parse::<f64>() {
+        Ok(t) if t.is_finite() && t > 0.0 && t <= 1e9 => Ok(std::time::Duration::from_secs_f64(t)),
+        _ => Err(format!("invalid seconds {s:?}: expected a positive number up to 1000000000")),
+    }
+}
+
 fn main() -> anyhow::Result<()> {
     match Cli::parse().task {
         Task::Regress(a) => regress::run(a),
@@ -39,5 +48,38 @@ fn main() -> anyhow::Result<()> {
         Task::Bench(a) => bench::run(a),
         Task::VerifyPatterns(a) => verify_patterns::run(a),
         Task::Experiment(a) => experiment::run(a),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::Parser;
+
+    use super::Cli;
+
+    #[test]
+    fn values_out_of_range_are_refused() {
+        for args in [
+            &["regress", "--size", "0"][..],
+            &["regress", "--size", "20"][..],
+            &["regress", "--time-limit", "1e19"][..],
+            &["regress", "--threads", "0"][..],
+            &["bench", "solve", "--only", "9x9"][..],
+            &["bench", "solve", "--time-limit", "NaN"][..],
+            &["bench", "solve", "--batch", "--one-by-one"][..],
+            &["bench", "solve", "--solver", "magic"][..],
+            &["experiment", "table1", "--time-limit", "0"][..],
+        ] {
+            let argv = std::iter::once("xtask").chain(args.iter().copied());
+            assert!(Cli::try_parse_from(argv).is_err(), "{args:?} accepted");
+        }
+        for args in [
+            &["regress", "--size", "5", "--knowledge", "fill"][..],
+            &["bench", "solve", "--only", "7x7", "--threads", "1,2", "--one-by-one"][..],
+            &["bench", "board", "--", "--save-baseline", "x"][..],
+        ] {
+            let argv = std::iter::once("xtask").chain(args.iter().copied());
+            assert!(Cli::try_parse_from(argv).is_ok(), "{args:?} refused");
+        }
     }
 }

@@ -1,6 +1,8 @@
-//! `cargo xtask regress`: the solvers against the 7x7 ground truth: every one-move 7x7 opening
-//! of testdata/opening-maps.txt and every 7x7 position of testdata/solved.tsv. Prints a table
-//! and exits non-zero on any disagreement or undecided position.
+//! `cargo xtask regress`: the solvers against the ground truth of one board size (7x7 by
+//! default): every one-move opening (from testdata/opening-maps.txt, or derived from the empty
+//! board's exact winning set in testdata/solved.tsv) and every position of that size in
+//! solved.tsv. Prints a table and exits non-zero on any disagreement or undecided position,
+//! and when the size has no known positions at all.
 
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
@@ -15,42 +17,54 @@ use nash_search::{
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// Worker threads for each solve.
-    #[arg(long, default_value_t = 1)]
-    threads: usize,
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256))]
+    threads: u16,
     /// Memory limit in MiB for the table and the caches of each solve.
-    #[arg(long, default_value_t = 512)]
-    tt_mib: usize,
+    #[arg(long, default_value_t = 512, value_parser = clap::value_parser!(u32).range(1..))]
+    tt_mib: u32,
     /// Seconds allowed per position.
-    #[arg(long, default_value_t = 120.0)]
-    time_limit: f64,
-    /// Knowledge: all, fill (fill-in and inferior cells only) or none.
-    #[arg(long, default_value = "all")]
-    knowledge: String,
+    #[arg(long, default_value = "120", value_parser = crate::parse_seconds)]
+    time_limit: Duration,
+    /// Knowledge.
+    #[arg(long, value_enum, default_value_t = KnowledgeArg::All)]
+    knowledge: KnowledgeArg,
     /// Also check the exact winning sets of solved.tsv (every legal move decided; slow).
     #[arg(long)]
     sets: bool,
-    /// Board size to check.
-    #[arg(long, default_value_t = 7)]
-    size: usize,
+    /// Board size to check (its openings and solved positions).
+    #[arg(long, default_value_t = 7, value_parser = clap::value_parser!(u8).range(1..=19))]
+    size: u8,
     /// Solve the positions side by side on the threads, one thread each (`solve_many`, one
     /// shared table), instead of one after another with every thread on each.
     #[arg(long)]
     batch: bool,
 }
 
-/// The knowledge switch named on the command line.
-pub fn knowledge(name: &str) -> anyhow::Result<Knowledge> {
-    Ok(match name {
-        "all" => Knowledge::default(),
-        "fill" => Knowledge {
-            vc: false,
-            mustplay: false,
-            ordering: MoveOrdering::Centre,
-            ..Knowledge::default()
-        },
-        "none" => Knowledge::none(),
-        other => bail!("unknown knowledge {other:?}: expected all, fill or none"),
-    })
+/// The knowledge switches by their command-line names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum KnowledgeArg {
+    /// Everything the solver knows (the default).
+    All,
+    /// Fill-in and inferior cells only: no virtual connections, no mustplay.
+    Fill,
+    /// No knowledge at all.
+    None,
+}
+
+impl KnowledgeArg {
+    /// The solver's knowledge setting.
+    pub fn knowledge(self) -> Knowledge {
+        match self {
+            KnowledgeArg::All => Knowledge::default(),
+            KnowledgeArg::Fill => Knowledge {
+                vc: false,
+                mustplay: false,
+                ordering: MoveOrdering::Centre,
+                ..Knowledge::default()
+            },
+            KnowledgeArg::None => Knowledge::none(),
+        }
+    }
 }
 
 fn testdata(name: &str) -> PathBuf {
@@ -65,27 +79,43 @@ pub struct Case {
     pub winning: Option<Bitboard>,
 }
 
-/// The one-move openings of an n×n board from opening-maps.txt.
+/// The one-move openings of an n×n board, from opening-maps.txt or, for the sizes it has no
+/// map of, from the exact winning set of the empty board in solved.tsv (an opening wins for
+/// Black exactly when it is in that set).
 pub fn openings(n: usize) -> anyhow::Result<Vec<Case>> {
     let text = std::fs::read_to_string(testdata("opening-maps.txt"))
         .context("cannot read testdata/opening-maps.txt")?;
     let header = format!("{n}x{n}:");
-    let mut lines = text.lines().skip_while(|l| !l.starts_with(&header));
-    lines.next();
-    lines.next();
-    let mut out = Vec::new();
-    for (row, line) in lines.take(n).enumerate() {
-        let marks: Vec<&str> = line.split_whitespace().skip(1).collect();
-        for (col, m) in marks.iter().enumerate() {
-            let cell = Cell::new(col as u8, row as u8).context("cell in range")?;
-            let mut pos = Position::square(n)?;
-            pos.play(cell)?;
-            let winner = if *m == "B" { Color::Black } else { Color::White };
-            out.push(Case { label: cell.to_string(), pos, winner, winning: None });
+    let black_wins: Box<dyn Fn(Cell) -> bool> = if text.lines().any(|l| l.starts_with(&header)) {
+        let mut lines = text.lines().skip_while(|l| !l.starts_with(&header));
+        lines.next();
+        lines.next();
+        let mut black = Bitboard::EMPTY;
+        for (row, line) in lines.take(n).enumerate() {
+            for (col, m) in line.split_whitespace().skip(1).enumerate() {
+                let cell = Cell::new(col as u8, row as u8).context("cell in range")?;
+                if m == "B" {
+                    black.insert(cell);
+                }
+            }
         }
-    }
-    if out.len() != n * n {
-        bail!("opening-maps.txt: expected {} openings of {n}x{n}, found {}", n * n, out.len());
+        Box::new(move |c| black.contains(c))
+    } else {
+        let empty = solved(n)?.into_iter().find(|c| c.label == "-");
+        match empty.and_then(|c| c.winning) {
+            Some(set) => Box::new(move |c| set.contains(c)),
+            None => bail!(
+                "no {n}x{n} opening values: testdata/opening-maps.txt has no {n}x{n} map and \
+                 testdata/solved.tsv no exact winning set of the empty {n}x{n} board"
+            ),
+        }
+    };
+    let mut out = Vec::new();
+    for cell in Position::<Bitboard>::square(n)?.empty_cells().iter() {
+        let mut pos = Position::square(n)?;
+        pos.play(cell)?;
+        let winner = if black_wins(cell) { Color::Black } else { Color::White };
+        out.push(Case { label: cell.to_string(), pos, winner, winning: None });
     }
     Ok(out)
 }
@@ -123,17 +153,18 @@ fn names<B: BitSet>(set: B) -> String {
 pub fn run(args: Args) -> anyhow::Result<()> {
     let mut cfg = SolverConfig {
         kind: SolverKind::Dfpn,
-        threads: args.threads,
-        tt_mib: args.tt_mib,
-        knowledge: knowledge(&args.knowledge)?,
+        threads: usize::from(args.threads),
+        tt_mib: args.tt_mib as usize,
+        knowledge: args.knowledge.knowledge(),
         ..SolverConfig::default()
     };
-    cfg.budget.time = Some(Duration::from_secs_f64(args.time_limit));
-    let mut cases = openings(args.size)?;
+    cfg.budget.time = Some(args.time_limit);
+    let size = usize::from(args.size);
+    let mut cases = openings(size)?;
     for c in &mut cases {
         c.label = format!("opening {}", c.label);
     }
-    cases.extend(solved(args.size)?);
+    cases.extend(solved(size)?);
     println!(
         "{:<34} {:>8} {:>8} {:>12} {:>9}  verdict",
         "position", "expected", "got", "nodes", "seconds"
@@ -190,4 +221,27 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         bail!("{bad} disagreements and {unknown} undecided positions");
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn black_openings(cases: &[Case]) -> Vec<String> {
+        cases.iter().filter(|c| c.winner == Color::Black).map(|c| c.label.clone()).collect()
+    }
+
+    #[test]
+    fn openings_come_from_the_maps_or_the_empty_boards_winning_set() {
+        // 6x6 has a map: 24 of 36 openings win.
+        let six = openings(6).expect("6x6 openings");
+        assert_eq!((six.len(), black_openings(&six).len()), (36, 24));
+        // 5x5 has none, but solved.tsv has the empty board's exact winning set.
+        let five = openings(5).expect("5x5 openings");
+        assert_eq!(five.len(), 25);
+        assert_eq!(black_openings(&five).join(" "), "e1 b2 c2 d2 e2 b3 c3 d3 a4 b4 c4 d4 a5",);
+        assert!(five.iter().all(|c| c.pos.to_move() == Color::White));
+        // 9x9: neither.
+        assert!(openings(9).is_err());
+    }
 }

@@ -9,7 +9,7 @@ use anyhow::{bail, Context};
 use nash_board::{Bitboard, Position};
 use nash_search::{solve, solve_many, Parallel, SolverConfig, SolverKind};
 
-use crate::regress::{knowledge, openings, Case};
+use crate::regress::{openings, Case, KnowledgeArg};
 
 fn peak_rss_mib() -> Option<f64> {
     let s = std::fs::read_to_string("/proc/self/status").ok()?;
@@ -18,64 +18,57 @@ fn peak_rss_mib() -> Option<f64> {
     Some(kb / 1024.0)
 }
 
-struct Options {
-    only: Option<String>,
-    threads: Vec<usize>,
-    tt_mib: usize,
-    time_limit: f64,
-    knowledge: String,
+/// Arguments of `cargo xtask bench solve`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Only this table.
+    #[arg(long, value_enum)]
+    only: Option<Table>,
+    /// Thread counts, each measured in turn (comma-separated).
+    #[arg(long, value_delimiter = ',', default_values_t = [1, 2], value_parser = clap::value_parser!(u16).range(1..=256))]
+    threads: Vec<u16>,
+    /// Memory limit in MiB for each solve's table and caches.
+    #[arg(long, default_value_t = 512, value_parser = clap::value_parser!(u32).range(1..))]
+    tt_mib: u32,
+    /// Seconds allowed per position.
+    #[arg(long, default_value = "120", value_parser = crate::parse_seconds)]
+    time_limit: Duration,
+    /// Knowledge.
+    #[arg(long, value_enum, default_value_t = KnowledgeArg::All)]
+    knowledge: KnowledgeArg,
+    /// H-search variant words applied to the solver's (comma-separated).
+    #[arg(long, value_delimiter = ',')]
     hsearch: Vec<String>,
+    /// Print a line per position.
+    #[arg(long)]
     each: bool,
+    /// The solver: dfpn, ews, pns, negamax, pattern or cus.
+    #[arg(long, default_value = "dfpn", value_parser = |s: &str| s.parse::<SolverKind>())]
     solver: SolverKind,
+    /// How df-pn's threads share a solve: auto, jobs or tree.
+    #[arg(long, default_value = "auto", value_parser = |s: &str| s.parse::<Parallel>())]
     parallel: Parallel,
-    /// Solve a table's positions side by side (`--batch`) or one after another with every
-    /// thread (`--one-by-one`); by default side by side when there is more than one thread.
-    batch: Option<bool>,
+    /// Solve a table's positions side by side, one thread each (the default with more than
+    /// one thread).
+    #[arg(long, conflicts_with = "one_by_one")]
+    batch: bool,
+    /// Solve a table's positions one after another, every thread on each.
+    #[arg(long)]
+    one_by_one: bool,
 }
 
-fn parse(rest: &[String]) -> anyhow::Result<Options> {
-    let mut o = Options {
-        only: None,
-        threads: vec![1, 2],
-        tt_mib: 512,
-        time_limit: 120.0,
-        knowledge: "all".into(),
-        hsearch: Vec::new(),
-        each: false,
-        solver: SolverKind::Dfpn,
-        parallel: Parallel::Auto,
-        batch: None,
-    };
-    let mut it = rest.iter();
-    while let Some(a) = it.next() {
-        let mut val = || it.next().with_context(|| format!("{a} needs a value"));
-        match a.as_str() {
-            "--only" => o.only = Some(val()?.clone()),
-            "--threads" => {
-                o.threads = val()?
-                    .split(',')
-                    .map(|t| t.parse().context("--threads takes numbers like 1,2"))
-                    .collect::<Result<_, _>>()?
-            }
-            "--tt-mib" => o.tt_mib = val()?.parse().context("--tt-mib takes a number")?,
-            "--time-limit" => {
-                o.time_limit = val()?.parse().context("--time-limit takes seconds")?
-            }
-            "--knowledge" => o.knowledge = val()?.clone(),
-            "--hsearch" => o.hsearch.extend(val()?.split(',').map(str::to_string)),
-            "--each" => o.each = true,
-            "--solver" => o.solver = val()?.parse().map_err(anyhow::Error::msg)?,
-            "--parallel" => o.parallel = val()?.parse().map_err(anyhow::Error::msg)?,
-            "--batch" => o.batch = Some(true),
-            "--one-by-one" => o.batch = Some(false),
-            other => bail!(
-                "unknown option {other:?}: expected --only 6x6|7x7|8x8, --threads 1,2, \
-                 --tt-mib M, --time-limit S, --knowledge all|fill|none, --hsearch WORDS, --each, --solver NAME, \
-                 --parallel auto|jobs|tree, --batch, --one-by-one"
-            ),
-        }
-    }
-    Ok(o)
+/// The tables.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum Table {
+    /// The 36 one-move 6x6 openings.
+    #[value(name = "6x6")]
+    Six,
+    /// The 49 one-move 7x7 openings.
+    #[value(name = "7x7")]
+    Seven,
+    /// The empty 8x8 board.
+    #[value(name = "8x8")]
+    Eight,
 }
 
 fn median(v: &mut [f64]) -> f64 {
@@ -149,33 +142,33 @@ fn table(
     (wrong, undecided)
 }
 
-pub fn run(rest: &[String]) -> anyhow::Result<()> {
-    let o = parse(rest)?;
-    let want = |s: &str| o.only.as_deref().map_or(true, |x| x == s);
+pub fn run(o: Args) -> anyhow::Result<()> {
+    let want = |t: Table| o.only.map_or(true, |x| x == t);
     let mut wrong = 0;
     for &threads in &o.threads {
+        let threads = usize::from(threads);
         let mut cfg = SolverConfig {
             kind: o.solver,
             threads,
             parallel: o.parallel,
-            tt_mib: o.tt_mib,
-            knowledge: knowledge(&o.knowledge)?,
+            tt_mib: o.tt_mib as usize,
+            knowledge: o.knowledge.knowledge(),
             ..SolverConfig::default()
         };
         for w in &o.hsearch {
             cfg.knowledge.hsearch.apply(w).with_context(|| format!("--hsearch {w}"))?;
         }
-        cfg.budget.time = Some(Duration::from_secs_f64(o.time_limit));
+        cfg.budget.time = Some(o.time_limit);
         // A set of positions on several threads is solved side by side, as `nash solve
         // --batch` and `nash winning` do; one thread solves each position alone.
-        let batch = o.batch.unwrap_or(threads > 1);
-        if want("6x6") {
+        let batch = o.batch || (threads > 1 && !o.one_by_one);
+        if want(Table::Six) {
             wrong += table("6x6 openings", &openings(6)?, &cfg, o.each, batch).0;
         }
-        if want("7x7") {
+        if want(Table::Seven) {
             wrong += table("7x7 openings", &openings(7)?, &cfg, o.each, batch).0;
         }
-        if want("8x8") {
+        if want(Table::Eight) {
             let pos: Position<Bitboard> = Position::square(8)?;
             let case = Case {
                 label: "empty".into(),
