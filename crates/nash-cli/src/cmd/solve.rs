@@ -56,7 +56,7 @@ pub struct SolverArgs {
     pub no_knowledge: bool,
     /// Change the solver's H-search: comma-separated variant words applied in order to its
     /// default (e.g. `or=3,max-semis=32`; `default`, `fast`, `exact`, `[no-]border`, ...).
-    #[arg(long, value_name = "WORDS")]
+    #[arg(long, value_name = "WORDS", value_parser = hsearch_words)]
     pub hsearch: Option<String>,
 }
 
@@ -130,6 +130,16 @@ fn parse_time_limit(s: &str) -> Result<Duration, String> {
     nash_htp::limits::time_limit(secs)
 }
 
+/// H-search variant words (separated by commas or spaces), each checked when the command line
+/// is read, so that a misspelt word is refused before anything runs.
+pub fn hsearch_words(s: &str) -> Result<String, String> {
+    let mut scratch = nash_vc::HSearchConfig::default();
+    for word in s.split([',', ' ']).filter(|w| !w.is_empty()) {
+        scratch.apply(word).map_err(|e| e.to_string())?;
+    }
+    Ok(s.to_owned())
+}
+
 impl SolverArgs {
     /// The solver configuration these options describe.
     pub fn config(&self) -> anyhow::Result<SolverConfig> {
@@ -145,8 +155,9 @@ impl SolverArgs {
         if self.no_knowledge {
             cfg.knowledge = Knowledge::none();
         }
-        for word in self.hsearch.iter().flat_map(|w| w.split(',')) {
-            cfg.knowledge.hsearch.apply(word.trim())?;
+        for word in self.hsearch.iter().flat_map(|w| w.split([',', ' '])).filter(|w| !w.is_empty())
+        {
+            cfg.knowledge.hsearch.apply(word)?;
         }
         Ok(cfg)
     }

@@ -19,7 +19,7 @@ pub struct Args {
     /// H-search variant words, applied in order to the default: base, exact, or=K, or=unlimited,
     /// [no-]border, [no-]early-stop, [no-]optimization, [no-]area, [no-]semi-and, max-fulls=N,
     /// max-semis=N, or-budget=N (commas or repeated flags).
-    #[arg(long, short)]
+    #[arg(long, short, value_parser = crate::cmd::solve::hsearch_words)]
     variant: Vec<String>,
     /// The two ends to list connections between: cells (a stone stands for its group) or edges
     /// (north, south, west, east). Default: the colour's two edges.

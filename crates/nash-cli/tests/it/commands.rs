@@ -82,6 +82,10 @@ fn bad_input_is_one_line() {
     check_err(&["vc", "e5", "--size", "4"], "e5");
     check_err(&["solve", "-", "--size", "3", "--solver", "magic"], "magic");
     check_err(&["solve", "-", "--size", "3", "--hsearch", "or=3,sideways"], "sideways");
+    check_err(
+        &["vc", "--size", "3", "--variant", "or=3 bogus"],
+        "unknown H-search variant \"bogus\"",
+    );
 }
 
 /// A file of positions in a fresh temporary directory; returns its path.
