@@ -2,8 +2,6 @@
 
 use std::io::{self, BufRead, Write};
 use std::panic::{self, AssertUnwindSafe};
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{mpsc, Arc};
 use std::time::Duration;
 
 use nash_board::{
@@ -11,8 +9,9 @@ use nash_board::{
 };
 use nash_search::{Parallel, SolverConfig, SolverKind, SolverTable, StopReason};
 
+use crate::limits::{self, CommandDeadline};
 use crate::protocol::{format_answer, parse_line, Command};
-use crate::{analysis, limits, HtpError};
+use crate::{analysis, HtpError};
 
 /// Every command the engine knows, in the order `list_commands` gives them.
 pub const COMMANDS: &[&str] = &[
@@ -103,50 +102,6 @@ impl SolverParams {
         };
         cfg.budget.time = self.time_limit;
         cfg
-    }
-}
-
-/// One deadline for a whole command. A timer thread raises the solver's cancel flag once the
-/// time limit has passed, so that a command made of many solves (`dfpn-solver-find-winning`
-/// decides every move) answers within the limit as a whole; each solve still has the limit as
-/// its own budget too.
-struct CommandDeadline {
-    /// Dropped to wake the timer early when the command ends first.
-    done: Option<mpsc::Sender<()>>,
-    fired: Option<Arc<AtomicBool>>,
-    timer: Option<std::thread::JoinHandle<()>>,
-}
-
-impl CommandDeadline {
-    /// Arms the deadline of `cfg.budget.time` (nothing when there is no time limit), sharing
-    /// `cfg`'s cancel flag or giving it one.
-    fn arm(cfg: &mut SolverConfig) -> CommandDeadline {
-        let Some(limit) = cfg.budget.time else {
-            return CommandDeadline { done: None, fired: None, timer: None };
-        };
-        let flag = Arc::clone(cfg.budget.cancel.get_or_insert_with(Default::default));
-        let (done, wait) = mpsc::channel::<()>();
-        let raise = Arc::clone(&flag);
-        let timer = std::thread::spawn(move || {
-            if let Err(mpsc::RecvTimeoutError::Timeout) = wait.recv_timeout(limit) {
-                raise.store(true, Ordering::Relaxed);
-            }
-        });
-        CommandDeadline { done: Some(done), fired: Some(flag), timer: Some(timer) }
-    }
-
-    /// Whether the time limit has passed.
-    fn fired(&self) -> bool {
-        self.fired.as_ref().is_some_and(|f| f.load(Ordering::Relaxed))
-    }
-}
-
-impl Drop for CommandDeadline {
-    fn drop(&mut self) {
-        drop(self.done.take());
-        if let Some(t) = self.timer.take() {
-            let _ = t.join();
-        }
     }
 }
 

@@ -1,9 +1,14 @@
 //! The accepted ranges of the solver settings a user types, shared by `nash`'s options and
 //! HTP's `param_dfpn` so that both front ends accept and refuse the same values.
 //!
-//! A value outside its range is refused with a reason; nothing is silently capped.
+//! A value outside its range is refused with a reason; nothing is silently capped. Also the
+//! deadline that makes a time limit bound a whole command rather than each of its solves.
 
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{mpsc, Arc};
 use std::time::Duration;
+
+use nash_search::SolverConfig;
 
 /// The most worker threads a solve may ask for.
 pub const MAX_THREADS: usize = 256;
@@ -54,6 +59,51 @@ pub fn time_limit(secs: f64) -> Result<Duration, String> {
         Ok(Duration::from_secs_f64(secs))
     } else {
         Err(format!("expected a positive number of seconds up to {MAX_TIME_LIMIT_SECS:.0}"))
+    }
+}
+
+/// One deadline for a whole command. A timer thread raises the solver's cancel flag once the
+/// time limit has passed, so that a command made of many solves (`dfpn-solver-find-winning`
+/// and `nash winning` decide every move) answers within the limit as a whole; each solve
+/// still has the limit as its own budget too.
+#[derive(Debug)]
+pub struct CommandDeadline {
+    /// Dropped to wake the timer early when the command ends first.
+    done: Option<mpsc::Sender<()>>,
+    fired: Option<Arc<AtomicBool>>,
+    timer: Option<std::thread::JoinHandle<()>>,
+}
+
+impl CommandDeadline {
+    /// Arms the deadline of `cfg.budget.time` (nothing when there is no time limit), sharing
+    /// `cfg`'s cancel flag or giving it one.
+    pub fn arm(cfg: &mut SolverConfig) -> CommandDeadline {
+        let Some(limit) = cfg.budget.time else {
+            return CommandDeadline { done: None, fired: None, timer: None };
+        };
+        let flag = Arc::clone(cfg.budget.cancel.get_or_insert_with(Default::default));
+        let (done, wait) = mpsc::channel::<()>();
+        let raise = Arc::clone(&flag);
+        let timer = std::thread::spawn(move || {
+            if let Err(mpsc::RecvTimeoutError::Timeout) = wait.recv_timeout(limit) {
+                raise.store(true, Ordering::Relaxed);
+            }
+        });
+        CommandDeadline { done: Some(done), fired: Some(flag), timer: Some(timer) }
+    }
+
+    /// Whether the time limit has passed.
+    pub fn fired(&self) -> bool {
+        self.fired.as_ref().is_some_and(|f| f.load(Ordering::Relaxed))
+    }
+}
+
+impl Drop for CommandDeadline {
+    fn drop(&mut self) {
+        drop(self.done.take());
+        if let Some(t) = self.timer.take() {
+            let _ = t.join();
+        }
     }
 }
 

@@ -45,7 +45,8 @@ pub struct SolverArgs {
     /// the machine's memory).
     #[arg(long, default_value_t = 256, value_name = "MIB", value_parser = parse_tt_mib)]
     pub tt_mib: usize,
-    /// Give up after this many seconds.
+    /// Give up after this many seconds (`winning`: for the whole command; `solve --batch`:
+    /// for each position).
     #[arg(long, value_name = "SECONDS", value_parser = parse_time_limit)]
     pub time_limit: Option<Duration>,
     /// Give up after this many nodes.

@@ -171,3 +171,16 @@ fn tracing_goes_to_stderr_when_asked() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).starts_with("error: invalid RUST_LOG \"=[\""));
 }
+
+#[test]
+fn the_time_limit_bounds_all_of_winning() {
+    // Deciding the 81 moves of the empty 9x9 board with the limit on each solve would take at
+    // least 81 seconds; as one deadline the command ends after about one. The bound checked
+    // is loose, so that a loaded machine does not fail the test.
+    let start = std::time::Instant::now();
+    let (code, stdout, stderr) = nash(&["winning", "--size", "9", "--time-limit", "1"]);
+    let took = start.elapsed().as_secs_f64();
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stdout.contains("undecided within the budget"), "{stdout}");
+    assert!(took < 40.0, "nash winning took {took:.1}s with a 1s limit");
+}
