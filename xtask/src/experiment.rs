@@ -12,15 +12,16 @@
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-use anyhow::{bail, Context};
+use anyhow::Context;
 use nash_board::{Bitboard, MoveList, Position};
 use nash_search::{solve, Knowledge, MoveOrdering, SolverConfig, SolverKind};
 
 /// Arguments of `cargo xtask experiment`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// Which table: table1, negamax or ews.
-    which: String,
+    /// Which table.
+    #[arg(value_enum)]
+    which: Experiment,
     /// Node limit per solve (the row shows `>` when a solve hits it).
     #[arg(long, default_value_t = 20_000_000)]
     nodes: u64,
@@ -207,11 +208,21 @@ fn ews(args: &Args) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// The experiments.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum Experiment {
+    /// Rasmussen, Maire and Hayward 2006 Table 1: CUS, negamax and pattern search on 3x3, 4x4.
+    Table1,
+    /// Chen 2025 Table 2.2 and s.5.3-5.8: negamax with and without each kind of knowledge.
+    Negamax,
+    /// Negamax against expected-work search (Chen 2025 s.5.11).
+    Ews,
+}
+
 pub fn run(args: Args) -> anyhow::Result<()> {
-    match args.which.as_str() {
-        "table1" => table1(&args),
-        "negamax" => negamax(&args),
-        "ews" => ews(&args),
-        other => bail!("unknown experiment {other:?}: expected table1, negamax or ews"),
+    match args.which {
+        Experiment::Table1 => table1(&args),
+        Experiment::Negamax => negamax(&args),
+        Experiment::Ews => ews(&args),
     }
 }

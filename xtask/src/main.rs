@@ -69,6 +69,8 @@ mod tests {
             &["bench", "solve", "--batch", "--one-by-one"][..],
             &["bench", "solve", "--solver", "magic"][..],
             &["experiment", "table1", "--time-limit", "0"][..],
+            &["experiment", "table9"][..],
+            &["regress-tst", "x.tst", "--timeout=-1"][..],
         ] {
             let argv = std::iter::once("xtask").chain(args.iter().copied());
             assert!(Cli::try_parse_from(argv).is_err(), "{args:?} accepted");

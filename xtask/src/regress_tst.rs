@@ -29,8 +29,8 @@ pub struct Args {
     pub nash: Option<PathBuf>,
     /// Give up on a command after this many seconds: it fails, and the suite goes on in a
     /// fresh engine brought to the same position.
-    #[arg(long)]
-    pub timeout: Option<f64>,
+    #[arg(long, value_name = "SECONDS", value_parser = crate::parse_seconds)]
+    pub timeout: Option<Duration>,
     /// Print every test with its answer and time, not only the failures.
     #[arg(long, short)]
     pub verbose: bool,
@@ -71,7 +71,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         Some(p) => p.clone(),
         None => build_nash()?,
     };
-    let timeout = args.timeout.map(Duration::from_secs_f64);
+    let timeout = args.timeout;
     let mut tally = Tally::default();
     let start = Instant::now();
     for file in &args.files {
