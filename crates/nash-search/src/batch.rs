@@ -8,14 +8,13 @@
 //! one-move 7×7 openings this is the fastest use of two cores (docs/solving.md). [`solve_many`]
 //! and [`crate::winning_moves`] (whose solves are the positions after each move) run this way.
 
-use nash_board::{BitSet, Geometry, Position};
+use nash_board::{BitSet, Position};
 use rayon::prelude::*;
 
 use crate::config::SolverConfig;
-use crate::memory;
-use crate::outcome::SolveResult;
+use crate::entry::{solve_in, Setup};
+use crate::outcome::{SolveResult, Stats};
 use crate::progress;
-use crate::table::Table;
 
 /// Solves every position of `positions` and returns the results in the same order.
 ///
@@ -41,41 +40,28 @@ fn many<B: BitSet>(positions: &[Position<B>], cfg: &SolverConfig) -> Vec<SolveRe
     };
     if positions.len() == 1 {
         // Nothing to put beside it: the solve gets every thread.
-        return vec![counted(crate::solve_alone(first, cfg))];
+        return vec![counted(crate::entry::solve_alone(first, cfg))];
     }
-    let each = each_solve(cfg);
     if positions.iter().any(|p| !std::ptr::eq(p.geometry(), first.geometry())) {
         // Boards of several sizes: a table per solve.
+        let each = crate::entry::one_thread(cfg);
         return side_by_side(positions.len(), cfg.threads, |i| {
-            counted(crate::solve_alone(&positions[i], &each))
+            counted(crate::entry::solve_alone(&positions[i], &each))
         });
     }
     if let Some(tiny) = positions.iter().map(crate::narrowed).collect::<Option<Vec<_>>>() {
         return many(&tiny, cfg).into_iter().map(SolveResult::convert).collect();
     }
-    let table = Table::with_bytes(table_bytes(first.geometry(), cfg));
-    side_by_side(positions.len(), cfg.threads, |i| {
-        counted(crate::solve_in(&positions[i], &each, &table))
-    })
-}
-
-/// The configuration of each solve of a set solved with `cfg`: one thread, with an equal share
-/// of the memory limit for its caches.
-pub(crate) fn each_solve(cfg: &SolverConfig) -> SolverConfig {
-    let threads = cfg.threads.max(1);
-    SolverConfig { threads: 1, tt_mib: (cfg.tt_mib / threads).max(1), ..cfg.clone() }
-}
-
-/// The bytes of the table that the solves of a set share: what their caches leave of the
-/// memory limit.
-pub(crate) fn table_bytes<B: BitSet>(geom: &Geometry<B>, cfg: &SolverConfig) -> usize {
-    if cfg.threads > 1 {
-        let each = each_solve(cfg);
-        let plan = memory::plan(&each, geom);
-        memory::table_share(cfg.tt_mib, cfg.threads * plan.worker_bytes(geom, &each))
-    } else {
-        memory::plan(cfg, geom).table_bytes
-    }
+    let setup = Setup::set(cfg, first.geometry());
+    let table = match setup.table() {
+        Ok(t) => t,
+        Err(outcome) => {
+            let failed = SolveResult { outcome, stats: Stats::default() };
+            return positions.iter().map(|_| counted(failed.clone())).collect();
+        }
+    };
+    let ctx = setup.ctx(&table);
+    side_by_side(positions.len(), cfg.threads, |i| counted(solve_in(&positions[i], &ctx)))
 }
 
 /// Runs `job(0..count)` on `threads` threads, each taking whole jobs, and returns the results

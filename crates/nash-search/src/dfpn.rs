@@ -21,6 +21,7 @@ use nash_board::{BitSet, Cell, Color, Position};
 use crate::budget::Limits;
 use crate::config::{Budget, Parallel, SolverConfig};
 use crate::connect;
+use crate::entry::Ctx;
 use crate::keys;
 use crate::knowledge::{self, Pipeline, Verdict};
 use crate::memory;
@@ -101,11 +102,8 @@ impl<B: BitSet> std::fmt::Debug for Dfpn<'_, B> {
 }
 
 /// Solves `pos` (nobody has won yet) by df-pn in `table`, on `cfg.threads` workers.
-pub(crate) fn solve<B: BitSet>(
-    pos: &Position<B>,
-    cfg: &SolverConfig,
-    table: &Table<B>,
-) -> SolveResult<B> {
+pub(crate) fn solve<B: BitSet>(pos: &Position<B>, ctx: &Ctx<'_, B>) -> SolveResult<B> {
+    let (cfg, table, plan) = (ctx.cfg, ctx.table, ctx.plan);
     if cfg.threads > 1 {
         let tree = cfg.budget.nodes.is_some()
             || match cfg.parallel {
@@ -113,14 +111,9 @@ pub(crate) fn solve<B: BitSet>(
                 Parallel::RootJobs => false,
                 Parallel::SharedTree => true,
             };
-        return if tree {
-            solve_parallel(pos, cfg, table)
-        } else {
-            solve_root_jobs(pos, cfg, table)
-        };
+        return if tree { solve_parallel(pos, ctx) } else { solve_root_jobs(pos, ctx) };
     }
-    let plan = memory::plan(cfg, pos.geometry());
-    let mut w = Dfpn::new(pos, cfg, table, &plan);
+    let mut w = Dfpn::new(pos, cfg, table, plan);
     let outcome = w.run();
     w.stats.time = w.limits.start.elapsed();
     SolveResult { outcome, stats: w.stats }
@@ -161,16 +154,12 @@ const FIRST_BUDGET: u64 = 256;
 /// one (the fewest workers, then the smallest disproof number) until it is solved or its
 /// budget runs out, spreading over its subtree as the workers of [`solve_parallel`] do: a lost
 /// root often ends with one hard refutation, which used to leave the other workers idle.
-fn solve_root_jobs<B: BitSet>(
-    pos: &Position<B>,
-    cfg: &SolverConfig,
-    table: &Table<B>,
-) -> SolveResult<B> {
+fn solve_root_jobs<B: BitSet>(pos: &Position<B>, ctx: &Ctx<'_, B>) -> SolveResult<B> {
+    let (cfg, table, plan) = (ctx.cfg, ctx.table, ctx.plan);
     let start = std::time::Instant::now();
     let mut stats = Stats::default();
     let mut root = pos.clone();
-    let plan = memory::plan(cfg, pos.geometry());
-    let mut pipe = Pipeline::with_plan(&cfg.knowledge, pos.geometry(), &plan);
+    let mut pipe = Pipeline::with_plan(&cfg.knowledge, pos.geometry(), plan);
     let node = pipe.analyse(&mut root, 0, &mut stats);
     let moves = match node.verdict {
         Verdict::Win { mv, carrier } => {
@@ -217,7 +206,7 @@ fn solve_root_jobs<B: BitSet>(
     let worker_stats: Vec<Stats> = std::thread::scope(|s| {
         let handles: Vec<_> = (0..cfg.threads.min(n).max(1))
             .map(|_| {
-                let (done, shared, single, plan) = (done.clone(), &shared, &single, &plan);
+                let (done, shared, single) = (done.clone(), &shared, &single);
                 let busy = &busy[..];
                 s.spawn(move || {
                     let mut w = Dfpn::new(pos, single, table, plan);
@@ -397,20 +386,16 @@ const BUSY: usize = 1 << 16;
 ///
 /// Scaling at the root too sent the second worker to another root move: the empty 8x8 board
 /// took 109 s with two threads, against 70 to 87 s when both follow the root's choice.
-fn solve_parallel<B: BitSet>(
-    pos: &Position<B>,
-    cfg: &SolverConfig,
-    table: &Table<B>,
-) -> SolveResult<B> {
+fn solve_parallel<B: BitSet>(pos: &Position<B>, ctx: &Ctx<'_, B>) -> SolveResult<B> {
+    let (cfg, table, plan) = (ctx.cfg, ctx.table, ctx.plan);
     let start = std::time::Instant::now();
-    let plan = memory::plan(cfg, pos.geometry());
     let busy: Vec<AtomicU32> = (0..BUSY).map(|_| AtomicU32::new(0)).collect();
     let done = Arc::new(AtomicBool::new(false));
     let results: Vec<(Outcome<B>, Stats)> = std::thread::scope(|s| {
         let handles: Vec<_> = (0..cfg.threads)
             .map(|_| {
                 let done = done.clone();
-                let (busy, plan) = (&busy[..], &plan);
+                let busy = &busy[..];
                 s.spawn(move || {
                     let mut w = Dfpn::new(pos, cfg, table, plan);
                     w.limits = Limits::new(cfg).with_done(done.clone());

@@ -13,8 +13,8 @@
 use nash_board::{BitSet, Cell, Color, Position};
 
 use crate::budget::Limits;
-use crate::config::SolverConfig;
 use crate::connect;
+use crate::entry::Ctx;
 use crate::knowledge::{Pipeline, Verdict};
 use crate::memory;
 use crate::outcome::{Outcome, SolveResult, Stats, StopReason};
@@ -115,11 +115,11 @@ impl Rng {
 }
 
 /// Solves `pos` (nobody has won yet) by expected-work search.
-pub(crate) fn solve<B: BitSet>(pos: &Position<B>, cfg: &SolverConfig) -> SolveResult<B> {
+pub(crate) fn solve<B: BitSet>(pos: &Position<B>, ctx: &Ctx<'_, B>) -> SolveResult<B> {
+    let (cfg, plan) = (ctx.cfg, ctx.plan);
     let mut limits = Limits::new(cfg);
     let mut stats = Stats::default();
-    let plan = memory::plan(cfg, pos.geometry());
-    let mut pipe = Pipeline::with_plan(&cfg.knowledge, pos.geometry(), &plan);
+    let mut pipe = Pipeline::with_plan(&cfg.knowledge, pos.geometry(), plan);
     let cap = (plan.table_bytes / std::mem::size_of::<Node<B>>()).max(16);
     let mut tree: Vec<Node<B>> = Vec::with_capacity(cap.min(1 << 16));
     tree.push(Node::leaf(NONE, u16::MAX));
@@ -162,8 +162,14 @@ pub(crate) fn solve<B: BitSet>(pos: &Position<B>, cfg: &SolverConfig) -> SolveRe
             depth += 1;
             at = best;
         }
-        if tree.len() + p.empty_cells().len() > cap {
-            stop = Some(StopReason::NodeLimit);
+        let need = p.empty_cells().len();
+        let full = if tree.len() + need > cap {
+            Some(StopReason::NodeLimit)
+        } else {
+            memory::grow(&mut tree, need, cap).err()
+        };
+        if full.is_some() {
+            stop = full;
             for _ in 0..undo {
                 p.undo();
             }

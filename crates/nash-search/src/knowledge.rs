@@ -15,7 +15,7 @@ use nash_board::{BitSet, Cell, Color, Geometry, Position};
 use nash_patterns::{Ice, PatternSet};
 use nash_vc::{Resistance, VcBuilder};
 
-use crate::config::{Knowledge, MoveOrdering, SolverConfig};
+use crate::config::{Knowledge, MoveOrdering};
 use crate::connect;
 use crate::keys;
 use crate::memory;
@@ -107,13 +107,8 @@ pub(crate) struct Pipeline<B: BitSet> {
 }
 
 impl<B: BitSet> Pipeline<B> {
-    /// The pipeline of one worker of a solve with `solver`, its caches sized by
-    /// [`memory::plan`] so that the solve stays within its memory limit.
-    pub(crate) fn new(solver: &SolverConfig, geom: &'static Geometry<B>) -> Pipeline<B> {
-        Pipeline::with_plan(&solver.knowledge, geom, &memory::plan(solver, geom))
-    }
-
-    /// A pipeline whose caches have the sizes of `plan`.
+    /// The pipeline of one worker, its caches sized by `plan` (see [`memory::plan`]) so that
+    /// the solve stays within its memory limit.
     pub(crate) fn with_plan(
         cfg: &Knowledge,
         geom: &'static Geometry<B>,

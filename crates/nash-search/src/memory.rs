@@ -3,10 +3,13 @@
 //! builders) are sized first, within a share of the limit, and the transposition table (or the
 //! node store of PNS and EWS) gets what is left.
 
+use std::sync::OnceLock;
+
 use nash_board::{BitSet, Geometry};
 
 use crate::config::{MoveOrdering, SolverConfig, SolverKind};
 use crate::knowledge::cached_bytes;
+use crate::outcome::StopReason;
 
 const MIB: usize = 1 << 20;
 
@@ -74,11 +77,53 @@ pub(crate) fn builder_bytes<B: BitSet>(geom: &Geometry<B>, cfg: &SolverConfig) -
 /// 16 was slower (docs/solving.md).
 const POOL_WANTED: usize = 16;
 
+/// The machine's physical memory in bytes (`MemTotal` of /proc/meminfo), read once; `None`
+/// where it cannot be read.
+fn machine_bytes() -> Option<usize> {
+    static MACHINE: OnceLock<Option<usize>> = OnceLock::new();
+    *MACHINE.get_or_init(|| {
+        let text = std::fs::read_to_string("/proc/meminfo").ok()?;
+        meminfo_total(&text)
+    })
+}
+
+/// `MemTotal` in bytes from the text of /proc/meminfo.
+fn meminfo_total(text: &str) -> Option<usize> {
+    let line = text.lines().find(|l| l.starts_with("MemTotal:"))?;
+    let kib: usize = line.split_whitespace().nth(1)?.parse().ok()?;
+    kib.checked_mul(1024)
+}
+
+/// The bytes a limit of `tt_mib` MiB allows: the limit itself, but never more than three
+/// quarters of the machine's memory (when it can be read), so that a limit beyond the machine
+/// gives a solve that fits instead of a process the system kills or an allocation that fails.
+pub(crate) fn limit_bytes(tt_mib: usize) -> usize {
+    let asked = tt_mib.max(1).saturating_mul(MIB);
+    match machine_bytes() {
+        Some(m) => asked.min((m / 4 * 3).max(16 * MIB)),
+        None => asked,
+    }
+}
+
+/// Makes room in a node store for `need` more nodes without passing `cap` nodes: the store
+/// doubles up to the cap (never past it, so it stays within its plan), and a machine that
+/// refuses the memory gives [`StopReason::OutOfMemory`] instead of an abort.
+pub(crate) fn grow<T>(store: &mut Vec<T>, need: usize, cap: usize) -> Result<(), StopReason> {
+    let len = store.len();
+    if len + need <= store.capacity() {
+        return Ok(());
+    }
+    let want = (store.capacity() * 2).min(cap).max(len + need);
+    store.try_reserve_exact(want - len).map_err(|_| StopReason::OutOfMemory {
+        mib: (want * std::mem::size_of::<T>()).div_ceil(MIB),
+    })
+}
+
 /// Plans a solve of a position on `geom` with `cfg`: each worker's caches get at most half the
 /// limit divided among the workers (a builder pool never below two, parent and child), and the
 /// table gets the rest, at least one MiB.
 pub(crate) fn plan<B: BitSet>(cfg: &SolverConfig, geom: &Geometry<B>) -> Plan {
-    let limit = cfg.tt_mib.max(1).saturating_mul(MIB);
+    let limit = limit_bytes(cfg.tt_mib);
     if !wants_vc(cfg) {
         return Plan { table_bytes: table_share(cfg.tt_mib, 0), pool: 0, cache_slots: 0 };
     }
@@ -101,8 +146,8 @@ pub(crate) fn plan<B: BitSet>(cfg: &SolverConfig, geom: &Geometry<B>) -> Plan {
 /// What a limit of `tt_mib` MiB leaves for the table once the workers' caches (`workers_bytes`
 /// in all) and the program are counted: at least one MiB.
 pub(crate) fn table_share(tt_mib: usize, workers_bytes: usize) -> usize {
-    let limit = tt_mib.max(1).saturating_mul(MIB);
-    limit.saturating_sub(workers_bytes + BASE_BYTES).max(MIB)
+    let limit = limit_bytes(tt_mib);
+    limit.saturating_sub(workers_bytes.saturating_add(BASE_BYTES)).max(MIB)
 }
 
 #[cfg(test)]
@@ -156,6 +201,27 @@ mod tests {
                 "{size}x{size}: a warm builder holds {most} bytes, over {limit}"
             );
         }
+    }
+
+    /// A limit far beyond any machine (a TiB) plans within the machine's memory.
+    #[test]
+    fn a_limit_beyond_the_machine_is_capped() {
+        let geom = Geometry::<Bitboard>::get(11, 11).expect("board size");
+        for threads in [1, 2] {
+            let cfg = SolverConfig { tt_mib: 1 << 20, threads, ..SolverConfig::default() };
+            let p = plan(&cfg, geom);
+            let total = p.table_bytes + workers(&cfg) * p.worker_bytes(geom, &cfg);
+            if let Some(m) = machine_bytes() {
+                assert!(total <= m, "{total} bytes planned on a machine of {m}");
+            }
+            assert!(p.table_bytes >= MIB);
+        }
+        assert_eq!(limit_bytes(usize::MAX), limit_bytes(usize::MAX / 2));
+        assert_eq!(
+            meminfo_total("MemTotal:       24576000 kB\nMemFree: 1 kB\n"),
+            Some(24576000 * 1024)
+        );
+        assert_eq!(meminfo_total("nothing here"), None);
     }
 
     #[test]

@@ -7,7 +7,7 @@
 use nash_board::{BitSet, Cell, Position};
 
 use crate::budget::Limits;
-use crate::config::SolverConfig;
+use crate::entry::Ctx;
 use crate::keys;
 use crate::knowledge::{self, Pipeline, Verdict};
 use crate::outcome::{Outcome, SolveResult, Stats};
@@ -24,16 +24,13 @@ struct Negamax<'t, B: BitSet> {
 }
 
 /// Solves `pos` (nobody has won yet) by boolean negamax.
-pub(crate) fn solve<B: BitSet>(
-    pos: &Position<B>,
-    cfg: &SolverConfig,
-    table: &Table<B>,
-) -> SolveResult<B> {
+pub(crate) fn solve<B: BitSet>(pos: &Position<B>, ctx: &Ctx<'_, B>) -> SolveResult<B> {
+    let (cfg, table) = (ctx.cfg, ctx.table);
     let geom = pos.geometry();
     let n = geom.cells().len() + 2;
     let mut s = Negamax {
         pos: pos.clone(),
-        pipe: Pipeline::new(cfg, geom),
+        pipe: Pipeline::with_plan(&cfg.knowledge, geom, ctx.plan),
         table: cfg.use_tt.then_some(table),
         limits: Limits::new(cfg),
         stats: Stats::default(),

@@ -16,15 +16,24 @@ pub enum StopReason {
     TimeLimit,
     /// Another thread asked the solver to stop.
     Cancelled,
+    /// The machine refused the memory of the transposition table (or node store) of this many
+    /// MiB, even at a fraction of the planned size.
+    OutOfMemory {
+        /// The size that was asked for, in MiB.
+        mib: usize,
+    },
 }
 
 impl fmt::Display for StopReason {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            StopReason::NodeLimit => "node limit reached",
-            StopReason::TimeLimit => "time limit reached",
-            StopReason::Cancelled => "cancelled",
-        })
+        match self {
+            StopReason::NodeLimit => f.write_str("node limit reached"),
+            StopReason::TimeLimit => f.write_str("time limit reached"),
+            StopReason::Cancelled => f.write_str("cancelled"),
+            StopReason::OutOfMemory { mib } => {
+                write!(f, "out of memory: a table of {mib} MiB could not be allocated")
+            }
+        }
     }
 }
 

@@ -11,7 +11,7 @@
 use nash_board::{BitSet, Cell, Color, Position};
 
 use crate::budget::Limits;
-use crate::config::SolverConfig;
+use crate::entry::Ctx;
 use crate::keys;
 use crate::knowledge::{self, Pipeline, Verdict};
 use crate::outcome::{Outcome, SolveResult, Stats, StopReason};
@@ -51,19 +51,15 @@ struct Search<'t, B: BitSet> {
 }
 
 /// Solves `pos` (nobody has won yet).
-pub(crate) fn solve<B: BitSet>(
-    pos: &Position<B>,
-    cfg: &SolverConfig,
-    table: &Table<B>,
-    mode: Mode,
-) -> SolveResult<B> {
+pub(crate) fn solve<B: BitSet>(pos: &Position<B>, ctx: &Ctx<'_, B>, mode: Mode) -> SolveResult<B> {
+    let (cfg, table) = (ctx.cfg, ctx.table);
     let geom = pos.geometry();
     let n = geom.cells().len() + 2;
     let util_len = if mode == Mode::Utility { B::CAPACITY } else { 0 };
     let mut s = Search {
         mode,
         pos: pos.clone(),
-        pipe: Pipeline::new(cfg, geom),
+        pipe: Pipeline::with_plan(&cfg.knowledge, geom, ctx.plan),
         table: cfg.use_tt.then_some(table),
         limits: Limits::new(cfg),
         stats: Stats::default(),

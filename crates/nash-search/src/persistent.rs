@@ -10,9 +10,10 @@
 use nash_board::{BitSet, Cell, Position, TinyBitboard};
 
 use crate::config::SolverConfig;
-use crate::outcome::{SolveResult, WinningMoves};
+use crate::entry::{solve_in, Setup};
+use crate::outcome::{Outcome, SolveResult, Stats, WinningMoves};
 use crate::table::Table;
-use crate::{batch, memory, progress, pv, solve_in, winning};
+use crate::{progress, pv, winning};
 
 /// A transposition table kept from one solve to the next. See [`SolverTable::solve`].
 pub struct SolverTable<B: BitSet> {
@@ -40,19 +41,20 @@ impl<B: BitSet> Default for SolverTable<B> {
     }
 }
 
-/// The table in `kept` for a solve of `pos` needing `bytes`, started afresh when the board or
-/// the size differs from the kept one's.
+/// The table in `kept` for the solves of `setup` on `pos`'s board, started afresh when the
+/// board or the size differs from the kept one's; `Err` when the memory cannot be had.
 fn table_for<'k, C: BitSet>(
     kept: &'k mut Option<Kept<C>>,
     pos: &Position<C>,
-    bytes: usize,
-) -> &'k Table<C> {
-    let shape = (pos.cols(), pos.rows());
+    setup: &Setup,
+) -> Result<&'k Table<C>, Outcome<C>> {
+    let (shape, bytes) = ((pos.cols(), pos.rows()), setup.table_bytes);
     if !kept.as_ref().is_some_and(|k| k.shape == shape && k.bytes == bytes) {
         // Free the old table before taking memory for the new one.
         *kept = None;
+        *kept = Some(Kept { table: setup.table()?, shape, bytes });
     }
-    &kept.get_or_insert_with(|| Kept { table: Table::with_bytes(bytes), shape, bytes }).table
+    Ok(&kept.as_ref().expect("stored above").table)
 }
 
 impl<B: BitSet> SolverTable<B> {
@@ -88,12 +90,18 @@ impl<B: BitSet> SolverTable<B> {
         if let Some(t) = crate::narrowed(pos) {
             // Only one board is kept: a small board's table replaces a larger one's.
             self.kept = None;
-            let bytes = memory::plan(cfg, t.geometry()).table_bytes;
-            return solve_in(&t, cfg, table_for(&mut self.tiny, &t, bytes)).convert();
+            let setup = Setup::one(cfg, t.geometry());
+            return match table_for(&mut self.tiny, &t, &setup) {
+                Ok(table) => solve_in(&t, &setup.ctx(table)).convert(),
+                Err(outcome) => SolveResult { outcome: outcome.convert(), stats: Stats::default() },
+            };
         }
         self.tiny = None;
-        let bytes = memory::plan(cfg, pos.geometry()).table_bytes;
-        solve_in(pos, cfg, table_for(&mut self.kept, pos, bytes))
+        let setup = Setup::one(cfg, pos.geometry());
+        match table_for(&mut self.kept, pos, &setup) {
+            Ok(table) => solve_in(pos, &setup.ctx(table)),
+            Err(outcome) => SolveResult { outcome, stats: Stats::default() },
+        }
     }
 
     /// [`crate::principal_variation`] with this table: after [`SolverTable::solve`] of the
@@ -101,24 +109,32 @@ impl<B: BitSet> SolverTable<B> {
     pub fn principal_variation(&mut self, pos: &Position<B>, cfg: &SolverConfig) -> Vec<Cell> {
         if let Some(t) = crate::narrowed(pos) {
             self.kept = None;
-            let bytes = memory::plan(cfg, t.geometry()).table_bytes;
-            return pv::line_in(&t, cfg, table_for(&mut self.tiny, &t, bytes));
+            let setup = Setup::one(cfg, t.geometry());
+            return table_for(&mut self.tiny, &t, &setup)
+                .map_or_else(|_| Vec::new(), |table| pv::line_in(&t, cfg, table));
         }
         self.tiny = None;
-        let bytes = memory::plan(cfg, pos.geometry()).table_bytes;
-        pv::line_in(pos, cfg, table_for(&mut self.kept, pos, bytes))
+        let setup = Setup::one(cfg, pos.geometry());
+        table_for(&mut self.kept, pos, &setup)
+            .map_or_else(|_| Vec::new(), |table| pv::line_in(pos, cfg, table))
     }
 
     /// [`crate::winning_moves`] with this table.
     pub fn winning_moves(&mut self, pos: &Position<B>, cfg: &SolverConfig) -> WinningMoves<B> {
         if let Some(t) = crate::narrowed(pos) {
             self.kept = None;
-            let bytes = batch::table_bytes(t.geometry(), cfg);
-            return winning::winning_moves_in(&t, cfg, table_for(&mut self.tiny, &t, bytes))
-                .convert();
+            let setup = Setup::set(cfg, t.geometry());
+            return match table_for(&mut self.tiny, &t, &setup) {
+                Ok(table) => winning::winning_moves_in(&t, cfg, &setup.ctx(table)),
+                Err(_) => winning::undecided(&t, cfg),
+            }
+            .convert();
         }
         self.tiny = None;
-        let bytes = batch::table_bytes(pos.geometry(), cfg);
-        winning::winning_moves_in(pos, cfg, table_for(&mut self.kept, pos, bytes))
+        let setup = Setup::set(cfg, pos.geometry());
+        match table_for(&mut self.kept, pos, &setup) {
+            Ok(table) => winning::winning_moves_in(pos, cfg, &setup.ctx(table)),
+            Err(_) => winning::undecided(pos, cfg),
+        }
     }
 }

@@ -97,7 +97,12 @@ pub(crate) fn announce(cfg: &crate::SolverConfig, n: usize) {
 
 /// Counts one more finished position (or move) in the progress of `cfg`, if any.
 pub(crate) fn finished(cfg: &crate::SolverConfig) {
+    finished_many(cfg, 1);
+}
+
+/// Counts `n` more finished positions (or moves) in the progress of `cfg`, if any.
+pub(crate) fn finished_many(cfg: &crate::SolverConfig, n: usize) {
     if let Some(p) = &cfg.progress {
-        p.add_decided(1);
+        p.add_decided(n as u64);
     }
 }

@@ -16,9 +16,9 @@ use std::time::Instant;
 use nash_board::{BitSet, Cell, Position};
 
 use crate::config::{Budget, SolverConfig, SolverKind};
+use crate::entry::{solve_in, Setup};
 use crate::outcome::{Outcome, SolveResult};
 use crate::table::Table;
-use crate::{memory, solve_in};
 
 /// The principal variation of `pos`: the moves of both players from `pos` until someone has
 /// won, the winner playing winning moves and the loser its most stubborn defence.
@@ -47,8 +47,11 @@ pub fn principal_variation<B: BitSet>(pos: &Position<B>, cfg: &SolverConfig) -> 
     if let Some(tiny) = crate::narrowed(pos) {
         return principal_variation(&tiny, cfg);
     }
-    let table = Table::with_bytes(memory::plan(cfg, pos.geometry()).table_bytes);
-    line_in(pos, cfg, &table)
+    let _span = tracing::debug_span!("principal_variation").entered();
+    match Setup::one(cfg, pos.geometry()).table() {
+        Ok(table) => line_in(pos, cfg, &table),
+        Err(_) => Vec::new(),
+    }
 }
 
 /// [`principal_variation`] in a table the caller owns (a [`crate::SolverTable`]'s, which may
@@ -63,14 +66,16 @@ pub(crate) fn line_in<B: BitSet>(
     if matches!(step.kind, SolverKind::Pns | SolverKind::Ews) {
         step.kind = SolverKind::Dfpn;
     }
+    let mut setup = Setup::one(&step, pos.geometry());
     let mut line = Vec::new();
     let mut used = 0u64;
     let mut p = pos.clone();
     while p.winner().is_none() && !p.empty_cells().is_empty() {
         let Some(budget) = left(&cfg.budget, start, used) else { break };
-        step.budget = budget;
+        setup.each.budget = budget;
+        let ctx = setup.ctx(table);
         let mut solve = |q: &Position<B>| {
-            let r = solve_in(q, &step, table);
+            let r = solve_in(q, &ctx);
             used += r.stats.nodes;
             r
         };

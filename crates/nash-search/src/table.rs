@@ -14,6 +14,10 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use nash_board::BitSet;
 
+use crate::outcome::StopReason;
+
+const MIB: usize = 1 << 20;
+
 /// Entries per bucket.
 pub(crate) const WAYS: usize = 4;
 
@@ -84,22 +88,34 @@ impl<B> std::fmt::Debug for Table<B> {
 }
 
 impl<B: BitSet> Table<B> {
-    /// A table of at most `bytes` bytes (at least one bucket).
-    pub(crate) fn with_bytes(bytes: usize) -> Table<B> {
-        Table::with_buckets((bytes / std::mem::size_of::<Bucket<B>>()).max(1))
+    /// A table of at most `bytes` bytes (at least one bucket). When the machine refuses that
+    /// much memory, half the size is tried, and so on down to one MiB: a smaller table only
+    /// costs search, never a value. `Err` names the size asked for when even that fails.
+    pub(crate) fn with_bytes(bytes: usize) -> Result<Table<B>, StopReason> {
+        let mut size = bytes;
+        loop {
+            if let Some(t) = Table::with_buckets((size / std::mem::size_of::<Bucket<B>>()).max(1)) {
+                if size < bytes {
+                    tracing::warn!(asked = bytes, got = size, "transposition table made smaller");
+                }
+                return Ok(t);
+            }
+            if size <= MIB {
+                return Err(StopReason::OutOfMemory { mib: bytes.div_ceil(MIB) });
+            }
+            size /= 2;
+        }
     }
 
-    fn with_buckets(len: usize) -> Table<B> {
-        let layout = Layout::array::<Bucket<B>>(len).expect("table size fits the address space");
+    /// A table of `len` buckets, `None` when the memory cannot be had.
+    fn with_buckets(len: usize) -> Option<Table<B>> {
+        let layout = Layout::array::<Bucket<B>>(len).ok()?;
         // SAFETY: the layout has non-zero size (len >= 1 and a bucket is not zero-sized). The
         // all-zero bit pattern is a valid bucket: an unlocked `AtomicBool`, and entries of plain
         // integers (bitboards are integer arrays), with key 0 meaning "empty slot". Zeroed
         // pages come lazily from the OS, so the table costs memory only as it fills.
         let ptr = unsafe { alloc::alloc_zeroed(layout) } as *mut Bucket<B>;
-        if ptr.is_null() {
-            alloc::handle_alloc_error(layout);
-        }
-        Table { buckets: ptr, len }
+        (!ptr.is_null()).then_some(Table { buckets: ptr, len })
     }
 
     #[inline]
@@ -162,5 +178,25 @@ impl<B> Drop for Table<B> {
         let layout = Layout::array::<Bucket<B>>(self.len).expect("layout was valid at allocation");
         // SAFETY: allocated in `with_buckets` with this same layout and not freed before.
         unsafe { alloc::dealloc(self.buckets as *mut u8, layout) };
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use nash_board::Bitboard;
+
+    use super::*;
+
+    /// A table larger than any address space is refused with its size named, not an abort.
+    #[test]
+    fn a_table_beyond_the_address_space_is_an_error() {
+        let e = Table::<Bitboard>::with_bytes(usize::MAX).err();
+        // Halving reaches a size the machine grants long before one MiB; what matters is that
+        // nothing aborts. An impossible size on its own is refused.
+        assert!(e.is_none() || matches!(e, Some(StopReason::OutOfMemory { .. })));
+        assert!(Table::<Bitboard>::with_buckets(usize::MAX / 2).is_none());
+        let t = Table::<Bitboard>::with_bytes(MIB).expect("a MiB");
+        t.put(Entry::solved(7, true, NO_MOVE, Bitboard::EMPTY, 1));
+        assert_eq!(t.get(7).map(|e| e.pn), Some(0));
     }
 }

@@ -6,9 +6,9 @@ use nash_board::{BitSet, Cell, Position};
 
 use crate::batch;
 use crate::config::SolverConfig;
+use crate::entry::{solve_in, Ctx, Setup};
 use crate::outcome::{Outcome, Stats, WinningMoves};
 use crate::progress;
-use crate::table::Table;
 
 /// Decides every legal move of `pos` for the player to move.
 ///
@@ -20,15 +20,27 @@ pub fn winning_moves<B: BitSet>(pos: &Position<B>, cfg: &SolverConfig) -> Winnin
     if let Some(tiny) = crate::narrowed(pos) {
         return winning_moves(&tiny, cfg).convert();
     }
-    let table = Table::with_bytes(batch::table_bytes(pos.geometry(), cfg));
-    winning_moves_in(pos, cfg, &table)
+    let setup = Setup::set(cfg, pos.geometry());
+    match setup.table() {
+        Ok(table) => winning_moves_in(pos, cfg, &setup.ctx(&table)),
+        Err(_) => undecided(pos, cfg),
+    }
 }
 
-/// [`winning_moves`] in a table the caller owns.
+/// Every legal move undecided: what a call whose table cannot be had answers.
+pub(crate) fn undecided<B: BitSet>(pos: &Position<B>, cfg: &SolverConfig) -> WinningMoves<B> {
+    let unknown = if pos.winner().is_some() { B::EMPTY } else { pos.legal_moves() };
+    progress::announce(cfg, unknown.len());
+    progress::finished_many(cfg, unknown.len());
+    WinningMoves { winning: B::EMPTY, losing: B::EMPTY, unknown, stats: Stats::default() }
+}
+
+/// [`winning_moves`] of `cfg` in the table of `ctx` (whose configuration is that of each move's
+/// solve).
 pub(crate) fn winning_moves_in<B: BitSet>(
     pos: &Position<B>,
     cfg: &SolverConfig,
-    table: &Table<B>,
+    ctx: &Ctx<'_, B>,
 ) -> WinningMoves<B> {
     let mut out = WinningMoves {
         winning: B::EMPTY,
@@ -40,7 +52,8 @@ pub(crate) fn winning_moves_in<B: BitSet>(
         return out;
     }
     let start = std::time::Instant::now();
-    let each = batch::each_solve(cfg);
+    let _span =
+        tracing::debug_span!("winning_moves", cols = pos.cols(), rows = pos.rows()).entered();
     let moves: Vec<Cell> = pos.legal_moves().iter().collect();
     progress::announce(cfg, moves.len());
     // The moves are decided side by side, one thread each (see `batch`).
@@ -52,7 +65,7 @@ pub(crate) fn winning_moves_in<B: BitSet>(
             progress::finished(cfg);
             return (m, Some(true), Stats::default());
         }
-        let r = crate::solve_in(&p, &each, table);
+        let r = solve_in(&p, ctx);
         progress::finished(cfg);
         let win = match r.outcome {
             Outcome::Win { .. } => Some(false),
