@@ -79,7 +79,8 @@ pub struct Overlay<B: BitSet> {
     pub cells: B,
     /// How they are marked.
     pub style: Style,
-    /// The legend's text for this overlay; an overlay without one is drawn but not listed.
+    /// The legend's text for this overlay; an overlay without one, or without cells, is not
+    /// listed.
     pub label: Option<String>,
 }
 
@@ -277,7 +278,12 @@ impl<B: BitSet> fmt::Display for Picture<'_, B> {
         let pos = self.pos;
         let (cols, rows) = (pos.cols(), pos.rows());
         let lay = Layout::new(cols, rows);
-        let legend: Vec<&Overlay<B>> = self.overlays.iter().filter(|o| o.label.is_some()).collect();
+        // An overlay with no cell on the board has nothing to explain.
+        let legend: Vec<&Overlay<B>> = self
+            .overlays
+            .iter()
+            .filter(|o| o.label.is_some() && o.cells.iter().any(|c| pos.geometry().is_on_board(c)))
+            .collect();
         let extra = legend.len() + usize::from(self.caption.is_some());
         let width = lay.width();
         let height = lay.board_height() + extra as f64 * LEGEND_LINE;

@@ -14,6 +14,7 @@ use clap::{Parser, Subcommand};
 mod out;
 mod cmd;
 mod input;
+mod picture;
 
 /// Nash: a Hex solver and toolkit.
 ///

@@ -2,6 +2,7 @@
 //! findings, or as JSON.
 
 use anyhow::Context;
+use nash_board::svg::{Overlay, Picture, Style};
 use nash_board::{BitSet, Color, Position};
 use nash_patterns::{Config, Ice, PatternSet, Report};
 
@@ -13,18 +14,41 @@ pub struct Args {
     /// Print the report as JSON.
     #[arg(long)]
     json: bool,
+    #[command(flatten)]
+    picture: crate::picture::SvgArgs,
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
     let pos = crate::input::load(&args.position)?;
-    nash_board::with_position!(&pos, p => analyse(p, args.json))
+    nash_board::with_position!(&pos, p => analyse(p, &args))
 }
 
-fn analyse<B: BitSet>(pos: &Position<B>, json: bool) -> anyhow::Result<()> {
+fn analyse<B: BitSet>(pos: &Position<B>, args: &Args) -> anyhow::Result<()> {
     let ice = Ice::new(pos.geometry(), &PatternSet::builtin(), Config::default());
     let a = ice.analyse(pos);
     let report = Report::new(&ice, &a);
-    if json {
+    args.picture.write(|| {
+        Picture::new(pos)
+            .overlay(Overlay::labelled(a.dead, Style::Dead, "dead"))
+            .overlay(Overlay::labelled(
+                a.captured[0],
+                Style::Captured(Color::Black),
+                "captured by black (filled)",
+            ))
+            .overlay(Overlay::labelled(
+                a.captured[1],
+                Style::Captured(Color::White),
+                "captured by white (filled)",
+            ))
+            .overlay(Overlay::labelled(
+                a.dominated | a.vulnerable,
+                Style::Inferior,
+                "dominated or vulnerable (pruned)",
+            ))
+            .caption(format!("{} to move", pos.to_move()))
+            .to_string()
+    })?;
+    if args.json {
         outln!("{}", serde_json::to_string_pretty(&report).context("cannot write JSON")?);
         return Ok(());
     }

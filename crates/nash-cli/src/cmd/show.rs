@@ -1,6 +1,7 @@
 //! `nash show`: print a position as a board diagram (or as SGF).
 
 use nash_board::sgf::GameRecord;
+use nash_board::svg::Picture;
 
 /// Arguments of `nash show`.
 #[derive(Debug, clap::Args)]
@@ -13,11 +14,14 @@ pub struct Args {
     /// Print the position as an SGF game record instead of a diagram.
     #[arg(long)]
     sgf: bool,
+    #[command(flatten)]
+    picture: crate::picture::SvgArgs,
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
     let loaded = crate::input::load_game(&args.position, args.upto)?;
     let pos = loaded.pos;
+    args.picture.write(|| nash_board::with_position!(&pos, p => Picture::new(p).to_string()))?;
     if args.sgf {
         let mut record = nash_board::with_position!(&pos, p => GameRecord::from_position(p));
         // A game record's players, result, event and source stay with it; the application is

@@ -5,6 +5,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use nash_board::svg::{Overlay, Picture, Style};
 use nash_board::{BitSet, Position};
 use nash_search::{Knowledge, Outcome, Parallel, SolveResult, SolverConfig, SolverKind, Stats};
 use serde::Serialize;
@@ -26,6 +27,8 @@ pub struct Args {
     /// Print the result as JSON.
     #[arg(long)]
     json: bool,
+    #[command(flatten)]
+    picture: crate::picture::SvgArgs,
 }
 
 /// Solver options shared by `nash solve` and `nash winning`.
@@ -248,6 +251,9 @@ impl Report {
 
 pub fn run(args: Args) -> anyhow::Result<()> {
     if let Some(path) = &args.batch {
+        if args.picture.svg.is_some() {
+            anyhow::bail!("--svg draws one position: it does not go with --batch");
+        }
         return batch::run(path, &args.position, &args.solver, args.json);
     }
     let pos = crate::input::load(&args.position)?;
@@ -259,11 +265,37 @@ fn names<B: BitSet>(set: B) -> Vec<String> {
     set.iter().map(|c| c.to_string()).collect()
 }
 
+/// The picture of `nash solve`: the proof's carrier and the winning move.
+fn picture<B: BitSet>(p: &Position<B>, outcome: &Outcome<B>) -> String {
+    let to_move = p.to_move();
+    let pic = Picture::new(p);
+    let pic = match outcome {
+        Outcome::Win { winning_move, carrier } => {
+            let pic = pic.overlay(Overlay::labelled(*carrier, Style::Carrier, "proof carrier"));
+            match winning_move {
+                Some(m) => {
+                    pic.overlay(Overlay::labelled(B::single(*m), Style::Winning, "winning move"))
+                }
+                None => pic,
+            }
+            .caption(format!("{to_move} to move wins"))
+        }
+        Outcome::Loss { carrier } => pic
+            .overlay(Overlay::labelled(*carrier, Style::Carrier, "proof carrier"))
+            .caption(format!("{to_move} to move loses")),
+        Outcome::Unknown { reason } => {
+            pic.caption(format!("{to_move} to move: unknown ({reason})"))
+        }
+    };
+    pic.to_string()
+}
+
 fn report<B: BitSet>(p: &Position<B>, cfg: &SolverConfig, args: &Args) -> anyhow::Result<()> {
     let r = {
         let _t = Ticker::start("solving", args.json);
         nash_search::solve(p, cfg)
     };
+    args.picture.write(|| picture(p, &r.outcome))?;
     let rep = Report::new(p, r, args.solver.solver.kind().name());
     if args.json {
         outln!("{}", serde_json::to_string_pretty(&rep)?);

@@ -4,6 +4,7 @@ use std::fmt::Write as _;
 use std::time::Instant;
 
 use anyhow::{bail, Context};
+use nash_board::svg::{Overlay, Picture, Style};
 use nash_board::{BitSet, Cell, Color, Position};
 use nash_vc::{Connection, ConnectionKind, HSearchConfig, VcBuilder};
 use serde_json::{json, Value};
@@ -31,6 +32,8 @@ pub struct Args {
     /// Print JSON instead of text.
     #[arg(long)]
     json: bool,
+    #[command(flatten)]
+    picture: crate::picture::SvgArgs,
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
@@ -74,6 +77,29 @@ fn parse_end<B: BitSet>(p: &Position<B>, color: Color, text: &str) -> anyhow::Re
     }
 }
 
+/// The picture of `nash vc`: the carrier of one listed connection (the smallest full one, else
+/// the smallest semi one, with its key) and the mustplay of the player to move.
+fn picture<B: BitSet>(p: &Position<B>, color: Color, conns: &[Connection<B>], must: B) -> String {
+    let smallest = |full: bool| {
+        conns
+            .iter()
+            .filter(|c| (c.kind == ConnectionKind::Full) == full)
+            .min_by_key(|c| c.carrier.len())
+    };
+    let mut pic = Picture::new(p);
+    if let Some(c) = smallest(true).or_else(|| smallest(false)) {
+        let [a, b] = c.ends;
+        let kind = if c.kind == ConnectionKind::Full { "full" } else { "semi" };
+        let label = format!("carrier of {color}'s {kind} connection {a}-{b}");
+        pic = pic.overlay(Overlay::labelled(c.carrier, Style::Connection, label));
+        if let ConnectionKind::Semi { key } = c.kind {
+            pic = pic.overlay(Overlay::labelled(B::single(key), Style::Key, "its key"));
+        }
+    }
+    let label = format!("mustplay for {}", p.to_move());
+    pic.overlay(Overlay::labelled(must, Style::Mustplay, label)).to_string()
+}
+
 fn report<B: BitSet>(p: &Position<B>, args: &Args, config: HSearchConfig) -> anyhow::Result<()> {
     let color = args.color.unwrap_or(p.to_move());
     let ends = match &args.ends {
@@ -98,6 +124,7 @@ fn report<B: BitSet>(p: &Position<B>, args: &Args, config: HSearchConfig) -> any
     let win = vc.win_now();
     let lost = vc.opponent_won();
     let must = vc.mustplay();
+    args.picture.write(|| picture(p, color, &conns, must))?;
     let counts = |c: Color| {
         let (f, s) = vc.counts(c);
         json!({ "full": f, "semi": s })

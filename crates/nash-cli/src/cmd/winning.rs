@@ -1,5 +1,6 @@
 //! `nash winning`: the exact set of winning moves, every legal move decided.
 
+use nash_board::svg::{Overlay, Picture, Style};
 use nash_board::{BitSet, Position};
 use nash_search::{SolverConfig, Stats};
 use serde::Serialize;
@@ -16,6 +17,8 @@ pub struct Args {
     /// Print the result as JSON.
     #[arg(long)]
     json: bool,
+    #[command(flatten)]
+    picture: crate::picture::SvgArgs,
 }
 
 #[derive(Serialize)]
@@ -33,18 +36,36 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let mut cfg = args.solver.config()?;
     // --time-limit bounds the whole command, not each of its solves.
     let _deadline = nash_htp::limits::CommandDeadline::arm(&mut cfg);
-    nash_board::with_position!(&pos, p => report(p, &cfg, args.json))
+    nash_board::with_position!(&pos, p => report(p, &cfg, &args))
 }
 
 fn names<B: BitSet>(set: B) -> Vec<String> {
     set.iter().map(|c| c.to_string()).collect()
 }
 
-fn report<B: BitSet>(p: &Position<B>, cfg: &SolverConfig, json: bool) -> anyhow::Result<()> {
+fn report<B: BitSet>(p: &Position<B>, cfg: &SolverConfig, args: &Args) -> anyhow::Result<()> {
+    let json = args.json;
     let w = {
         let _t = Ticker::start("deciding every move", json);
         nash_search::winning_moves(p, cfg)
     };
+    args.picture.write(|| {
+        let mover = p.to_move();
+        Picture::new(p)
+            .overlay(Overlay::labelled(
+                w.winning,
+                Style::Winning,
+                format!("winning moves for {mover}"),
+            ))
+            .overlay(Overlay::labelled(
+                w.losing,
+                Style::Losing,
+                format!("losing moves for {mover}"),
+            ))
+            .overlay(Overlay::labelled(w.unknown, Style::Inferior, "undecided within the budget"))
+            .caption(format!("{mover} to move: {} winning moves", w.winning.len()))
+            .to_string()
+    })?;
     let rep = Report {
         to_move: p.to_move().to_string(),
         winning: names(w.winning),
