@@ -1,13 +1,14 @@
 //! `nash solve`: the value of a position, a winning move, the proof's carrier and statistics.
 
-use std::io::Write;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use nash_board::svg::{Overlay, Picture, Style};
 use nash_board::{BitSet, Position};
-use nash_search::{Knowledge, Outcome, Parallel, SolveResult, SolverConfig, SolverKind, Stats};
+use nash_board::{Cell, Color};
+use nash_cli::progress::{Display, Watch};
+use nash_search::{
+    Knowledge, Outcome, Parallel, SolveResult, SolverConfig, SolverKind, SolverTable, Stats,
+};
 use serde::Serialize;
 
 mod batch;
@@ -62,6 +63,10 @@ pub struct SolverArgs {
     /// default (e.g. `or=3,max-semis=32`; `default`, `fast`, `exact`, `[no-]border`, ...).
     #[arg(long, value_name = "WORDS", value_parser = hsearch_words)]
     pub hsearch: Option<String>,
+    /// Write a progress line to stderr every few seconds, for logs (on a terminal a progress
+    /// bar is shown without it).
+    #[arg(long)]
+    pub progress: bool,
 }
 
 /// The solvers by their command-line names.
@@ -145,6 +150,13 @@ pub fn hsearch_words(s: &str) -> Result<String, String> {
 }
 
 impl SolverArgs {
+    /// Starts the progress display of the work named `what`, and `cfg` reporting into it.
+    pub fn watch(&self, what: &str, cfg: &SolverConfig) -> (Watch, SolverConfig) {
+        let watch = Watch::start(what, Display::from_flag(self.progress));
+        let cfg = SolverConfig { progress: Some(watch.progress()), ..cfg.clone() };
+        (watch, cfg)
+    }
+
     /// The solver configuration these options describe.
     pub fn config(&self) -> anyhow::Result<SolverConfig> {
         let mut cfg = SolverConfig {
@@ -167,51 +179,6 @@ impl SolverArgs {
     }
 }
 
-/// A progress line on stderr for long solves: elapsed time, once a second, after the first.
-pub struct Ticker {
-    stop: Arc<AtomicBool>,
-    handle: Option<std::thread::JoinHandle<()>>,
-}
-
-impl Ticker {
-    /// Starts the ticker (silent when `quiet`, or when stderr is not a terminal, so that logs
-    /// stay clean).
-    pub fn start(what: &'static str, quiet: bool) -> Ticker {
-        use std::io::IsTerminal;
-        let stop = Arc::new(AtomicBool::new(false));
-        let flag = stop.clone();
-        let quiet = quiet || !std::io::stderr().is_terminal();
-        let handle = (!quiet).then(|| {
-            std::thread::spawn(move || {
-                let start = Instant::now();
-                let mut shown = false;
-                while !flag.load(Ordering::Relaxed) {
-                    std::thread::sleep(Duration::from_millis(100));
-                    let t = start.elapsed();
-                    if t >= Duration::from_secs(1) && t.subsec_millis() < 100 {
-                        eprint!("\r{what}… {}s", t.as_secs());
-                        let _ = std::io::stderr().flush();
-                        shown = true;
-                    }
-                }
-                if shown {
-                    eprint!("\r\x1b[K");
-                }
-            })
-        });
-        Ticker { stop, handle }
-    }
-}
-
-impl Drop for Ticker {
-    fn drop(&mut self) {
-        self.stop.store(true, Ordering::Relaxed);
-        if let Some(h) = self.handle.take() {
-            let _ = h.join();
-        }
-    }
-}
-
 /// What `nash solve` reports about one position.
 #[derive(Serialize)]
 pub(crate) struct Report {
@@ -221,13 +188,21 @@ pub(crate) struct Report {
     winning_move: Option<String>,
     carrier: Option<Vec<String>>,
     reason: Option<String>,
+    /// The winning line, or the loser's best defence, from the position (`None` when not
+    /// computed).
+    principal_variation: Option<Vec<String>>,
     solver: String,
     stats: Stats,
 }
 
 impl Report {
     /// The report of solving `p` with the solver named `solver`.
-    fn new<B: BitSet>(p: &Position<B>, r: SolveResult<B>, solver: &str) -> Report {
+    fn new<B: BitSet>(
+        p: &Position<B>,
+        r: SolveResult<B>,
+        pv: Option<&[Cell]>,
+        solver: &str,
+    ) -> Report {
         let to_move = p.to_move();
         let (result, mv, carrier, reason) = match &r.outcome {
             Outcome::Win { winning_move, carrier } => {
@@ -243,6 +218,7 @@ impl Report {
             winning_move: mv,
             carrier,
             reason,
+            principal_variation: pv.map(|line| line.iter().map(|c| c.to_string()).collect()),
             solver: solver.to_owned(),
             stats: r.stats,
         }
@@ -265,10 +241,26 @@ fn names<B: BitSet>(set: B) -> Vec<String> {
     set.iter().map(|c| c.to_string()).collect()
 }
 
-/// The picture of `nash solve`: the proof's carrier and the winning move.
-fn picture<B: BitSet>(p: &Position<B>, outcome: &Outcome<B>) -> String {
+/// How a principal variation ends: with a connection, or cut short by the budget.
+fn line_end<B: BitSet>(p: &Position<B>, line: &[Cell]) -> String {
+    let mut end = p.clone();
+    for &c in line {
+        if end.play(c).is_err() {
+            break;
+        }
+    }
+    match end.winner() {
+        Some(Color::Black) => "black connects".to_owned(),
+        Some(Color::White) => "white connects".to_owned(),
+        None => "cut short by the budget".to_owned(),
+    }
+}
+
+/// The picture of `nash solve`: the proof's carrier, the winning move and the principal
+/// variation as numbered stones.
+fn picture<B: BitSet>(p: &Position<B>, outcome: &Outcome<B>, pv: &[Cell]) -> String {
     let to_move = p.to_move();
-    let pic = Picture::new(p);
+    let pic = Picture::new(p).line(pv);
     let pic = match outcome {
         Outcome::Win { winning_move, carrier } => {
             let pic = pic.overlay(Overlay::labelled(*carrier, Style::Carrier, "proof carrier"));
@@ -291,12 +283,18 @@ fn picture<B: BitSet>(p: &Position<B>, outcome: &Outcome<B>) -> String {
 }
 
 fn report<B: BitSet>(p: &Position<B>, cfg: &SolverConfig, args: &Args) -> anyhow::Result<()> {
-    let r = {
-        let _t = Ticker::start("solving", args.json);
-        nash_search::solve(p, cfg)
+    let (r, pv) = {
+        let (_watch, cfg) = args.solver.watch("solving", cfg);
+        // One table for the solve and the line after it, which finds most proofs stored.
+        let mut table = SolverTable::new();
+        let r = table.solve(p, &cfg);
+        let decided = !matches!(r.outcome, Outcome::Unknown { .. });
+        let pv = decided.then(|| table.principal_variation(p, &cfg));
+        (r, pv)
     };
-    args.picture.write(|| picture(p, &r.outcome))?;
-    let rep = Report::new(p, r, args.solver.solver.kind().name());
+    args.picture.write(|| picture(p, &r.outcome, pv.as_deref().unwrap_or_default()))?;
+    let line_end = pv.as_deref().map(|line| line_end(p, line));
+    let rep = Report::new(p, r, pv.as_deref(), args.solver.solver.kind().name());
     if args.json {
         outln!("{}", serde_json::to_string_pretty(&rep)?);
         return Ok(());
@@ -311,6 +309,9 @@ fn report<B: BitSet>(p: &Position<B>, cfg: &SolverConfig, args: &Args) -> anyhow
     }
     if let Some(c) = &rep.carrier {
         outln!("carrier ({} cells): {}", c.len(), c.join(" "));
+    }
+    if let (Some(line), Some(end)) = (&rep.principal_variation, line_end) {
+        outln!("principal variation ({} moves): {} ({end})", line.len(), line.join(" "));
     }
     let s = rep.stats;
     outln!(

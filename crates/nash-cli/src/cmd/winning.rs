@@ -5,7 +5,7 @@ use nash_board::{BitSet, Position};
 use nash_search::{SolverConfig, Stats};
 use serde::Serialize;
 
-use crate::cmd::solve::{SolverArgs, Ticker};
+use crate::cmd::solve::SolverArgs;
 
 /// Arguments of `nash winning`.
 #[derive(Debug, clap::Args)]
@@ -46,8 +46,8 @@ fn names<B: BitSet>(set: B) -> Vec<String> {
 fn report<B: BitSet>(p: &Position<B>, cfg: &SolverConfig, args: &Args) -> anyhow::Result<()> {
     let json = args.json;
     let w = {
-        let _t = Ticker::start("deciding every move", json);
-        nash_search::winning_moves(p, cfg)
+        let (_watch, cfg) = args.solver.watch("deciding every move", cfg);
+        nash_search::winning_moves(p, &cfg)
     };
     args.picture.write(|| {
         let mover = p.to_move();

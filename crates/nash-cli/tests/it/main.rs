@@ -4,4 +4,5 @@ mod commands;
 mod docs;
 mod examples;
 mod htp;
+mod pictures;
 mod show;

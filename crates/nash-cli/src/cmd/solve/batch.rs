@@ -7,7 +7,7 @@ use anyhow::Context;
 use nash_board::{AnyPosition, BitSet, Position};
 use serde::Serialize;
 
-use super::{Report, SolverArgs, Ticker};
+use super::{Report, SolverArgs};
 use crate::input::PositionArgs;
 
 /// One line of the file and what solving it gave.
@@ -45,7 +45,7 @@ pub(super) fn run(
     }
     let started = Instant::now();
     let reports = {
-        let _t = Ticker::start("solving", json);
+        let (_watch, cfg) = solver.watch("solving", &cfg);
         solve_all(&positions, &cfg, solver.solver.kind().name())
     };
     let wall = started.elapsed();
@@ -119,6 +119,6 @@ fn solve_set<B: BitSet>(
     index
         .into_iter()
         .zip(positions.iter().zip(results))
-        .map(|(i, (p, r))| (i, Report::new(p, r, solver)))
+        .map(|(i, (p, r))| (i, Report::new(p, r, None, solver)))
         .collect()
 }
