@@ -128,6 +128,8 @@ pub(crate) fn solve_in<B: BitSet>(pos: &Position<B>, ctx: &Ctx<'_, B>) -> SolveR
         nodes = r.stats.nodes,
         secs = r.stats.time.as_secs_f64(),
         wins = ?r.outcome.wins(),
+        knowledge_calls = r.stats.knowledge_calls,
+        knowledge_decided = r.stats.knowledge_decided,
         "solved"
     );
     r

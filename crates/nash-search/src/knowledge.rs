@@ -114,6 +114,8 @@ impl<B: BitSet> Pipeline<B> {
         geom: &'static Geometry<B>,
         plan: &memory::Plan,
     ) -> Pipeline<B> {
+        // Once per worker and solve: compiling the inferior-cell patterns and sizing the caches.
+        let _stage = tracing::debug_span!("knowledge_setup", pool = plan.pool).entered();
         let mut centre = vec![0; B::CAPACITY];
         let (cols, rows) = (geom.cols() as i32, geom.rows() as i32);
         for cell in geom.cells() {
