@@ -14,6 +14,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::Context;
 use nash_board::{Bitboard, MoveList, Position};
+use nash_cli::progress::{Display, Watch};
 use nash_search::{solve, Knowledge, MoveOrdering, SolverConfig, SolverKind};
 
 /// Arguments of `cargo xtask experiment`.
@@ -28,6 +29,39 @@ pub struct Args {
     /// Seconds allowed per solve.
     #[arg(long, default_value = "60", value_parser = crate::parse_seconds)]
     time_limit: Duration,
+    /// Write a progress line to stderr every few seconds (a bar is shown on a terminal anyway).
+    #[arg(long)]
+    progress: bool,
+    /// The progress display while the experiment runs.
+    #[arg(skip)]
+    watch: Option<Watch>,
+}
+
+impl Args {
+    /// Runs `f`, which prints, with the progress bar out of its way.
+    fn show(&self, f: impl FnOnce()) {
+        match &self.watch {
+            Some(w) => w.suspend(f),
+            None => f(),
+        }
+    }
+
+    /// Counts the experiment as `n` solves for the progress display.
+    fn solves(&self, n: usize) {
+        if let Some(w) = &self.watch {
+            w.count(n);
+        }
+    }
+}
+
+/// `println!` with the progress bar out of the way.
+macro_rules! say {
+    ($args:expr) => {
+        $args.show(|| println!())
+    };
+    ($args:expr, $($arg:tt)*) => {
+        $args.show(|| println!($($arg)*))
+    };
 }
 
 fn empty(n: usize) -> anyhow::Result<Position<Bitboard>> {
@@ -37,12 +71,16 @@ fn empty(n: usize) -> anyhow::Result<Position<Bitboard>> {
 fn budgeted(mut cfg: SolverConfig, args: &Args) -> SolverConfig {
     cfg.budget.nodes = Some(args.nodes);
     cfg.budget.time = Some(args.time_limit);
+    cfg.progress = args.watch.as_ref().map(Watch::progress);
     cfg
 }
 
 /// Runs one solve: (nodes, seconds, solved).
-fn measure(pos: &Position<Bitboard>, cfg: &SolverConfig) -> (u64, f64, bool) {
+fn measure(args: &Args, pos: &Position<Bitboard>, cfg: &SolverConfig) -> (u64, f64, bool) {
     let r = solve(pos, cfg);
+    if let Some(w) = &args.watch {
+        w.done_one();
+    }
     (r.stats.nodes, r.stats.time.as_secs_f64(), r.outcome.wins().is_some())
 }
 
@@ -52,13 +90,23 @@ fn table1(args: &Args) -> anyhow::Result<()> {
         ("Alpha Beta", SolverKind::Negamax, [3_305, 9_871_596]),
         ("Pattern Search", SolverKind::Pattern, [9_613, 790_811_318]),
     ];
-    println!("Rasmussen, Maire and Hayward 2006, Table 1: nodes visited to solve the empty board");
-    println!(
+    args.solves(paper.len() * 2 + 3);
+    say!(
+        args,
+        "Rasmussen, Maire and Hayward 2006, Table 1: nodes visited to solve the empty board"
+    );
+    say!(
+        args,
         "(no knowledge, no table; the paper's static order was Queen-bee, ours is board order)\n"
     );
-    println!(
+    say!(
+        args,
         "{:<27} {:>12} {:>12} {:>14} {:>14}",
-        "search", "3x3 paper", "3x3 Nash", "4x4 paper", "4x4 Nash"
+        "search",
+        "3x3 paper",
+        "3x3 Nash",
+        "4x4 paper",
+        "4x4 Nash"
     );
     for (name, kind, numbers) in paper {
         let cfg = budgeted(
@@ -72,11 +120,11 @@ fn table1(args: &Args) -> anyhow::Result<()> {
         );
         let mut row = format!("{name:<27}");
         for (i, n) in [3usize, 4].into_iter().enumerate() {
-            let (nodes, _, solved) = measure(&empty(n)?, &cfg);
+            let (nodes, _, solved) = measure(args, &empty(n)?, &cfg);
             let shown = if solved { nodes.to_string() } else { format!(">{nodes}") };
             row += &format!(" {:>12} {:>12}", numbers[i], shown);
         }
-        println!("{row}");
+        say!(args, "{row}");
     }
     let cfg = budgeted(
         SolverConfig {
@@ -86,10 +134,11 @@ fn table1(args: &Args) -> anyhow::Result<()> {
         },
         args,
     );
-    println!("\nWith a table of proven threat patterns (the paper's s.6: 5x5 in 165 nodes, 6x6 in 77000):");
+    say!(args, "\nWith a table of proven threat patterns (the paper's s.6: 5x5 in 165 nodes, 6x6 in 77000):");
     for n in [3usize, 4, 5] {
-        let (nodes, secs, solved) = measure(&empty(n)?, &cfg);
-        println!(
+        let (nodes, secs, solved) = measure(args, &empty(n)?, &cfg);
+        say!(
+            args,
             "  CUS + table, empty {n}x{n}: {nodes} nodes, {secs:.2}s{}",
             if solved { "" } else { " (not solved)" }
         );
@@ -109,11 +158,18 @@ fn negamax(args: &Args) -> anyhow::Result<()> {
         ("+ H-search, mustplay (5.5.3)", true, hsearch),
         ("+ H-score ordering (5.8)", true, ordered),
     ];
-    println!("Chen 2025 Table 2.2 and s.5.3-5.8: boolean negamax on the empty board and every");
-    println!("one-move opening (totals over the positions; `unsolved` hit the budget)\n");
-    println!(
+    // The empty board and every opening of 4x4 and 5x5, for each row.
+    args.solves(rows.len() * (17 + 26));
+    say!(args, "Chen 2025 Table 2.2 and s.5.3-5.8: boolean negamax on the empty board and every");
+    say!(args, "one-move opening (totals over the positions; `unsolved` hit the budget)\n");
+    say!(
+        args,
         "{:<30} {:>5} {:>14} {:>10} {:>9}",
-        "variant", "board", "nodes", "seconds", "unsolved"
+        "variant",
+        "board",
+        "nodes",
+        "seconds",
+        "unsolved"
     );
     for n in [4usize, 5] {
         let mut positions = vec![empty(n)?];
@@ -134,21 +190,27 @@ fn negamax(args: &Args) -> anyhow::Result<()> {
             );
             let (mut nodes, mut secs, mut unsolved) = (0, 0.0, 0);
             for p in &positions {
-                let (nn, s, ok) = measure(p, &cfg);
+                let (nn, s, ok) = measure(args, p, &cfg);
                 nodes += nn;
                 secs += s;
                 unsolved += usize::from(!ok);
             }
-            println!("{name:<30} {:>5} {nodes:>14} {secs:>10.2} {unsolved:>9}", format!("{n}x{n}"));
+            say!(
+                args,
+                "{name:<30} {:>5} {nodes:>14} {secs:>10.2} {unsolved:>9}",
+                format!("{n}x{n}")
+            );
         }
     }
-    println!(
+    say!(
+        args,
         "\nThesis figures for comparison: 4x4 empty board, negamax with table and default order"
     );
-    println!(
+    say!(
+        args,
         "3,479,112 calls in 6.1 s (Python); 5x5 openings with 3-OR H-search: 24.21 s per position"
     );
-    println!("without move ordering, 1.81 s with it.");
+    say!(args, "without move ordering, 1.81 s with it.");
     Ok(())
 }
 
@@ -170,11 +232,13 @@ fn ews(args: &Args) -> anyhow::Result<()> {
     let k = Knowledge::default();
     let solvers =
         [("Mmx", SolverKind::Negamax), ("EWS", SolverKind::Ews), ("DFPN", SolverKind::Dfpn)];
-    println!(
+    say!(
+        args,
         "Chen 2025 s.5.11: negamax vs EWS on the 50 three-move 6x6 positions (all knowledge)\n"
     );
-    println!("{:<6} {:<10} {:>12} {:>12} {:>12}", "label", "moves", "Mmx s", "EWS s", "DFPN s");
+    say!(args, "{:<6} {:<10} {:>12} {:>12} {:>12}", "label", "moves", "Mmx s", "EWS s", "DFPN s");
     let mut totals = [(0.0f64, 0usize); 3];
+    args.solves(positions.len() * solvers.len());
     let start = Instant::now();
     for (label, moves, p) in &positions {
         let mut row = format!("{label:<6} {moves:<10}");
@@ -183,7 +247,7 @@ fn ews(args: &Args) -> anyhow::Result<()> {
                 SolverConfig { kind: *kind, knowledge: k.clone(), ..SolverConfig::default() },
                 args,
             );
-            let (_, secs, ok) = measure(p, &cfg);
+            let (_, secs, ok) = measure(args, p, &cfg);
             if ok {
                 totals[i].0 += secs;
                 totals[i].1 += 1;
@@ -192,19 +256,23 @@ fn ews(args: &Args) -> anyhow::Result<()> {
                 row += &format!(" {:>12}", "unsolved");
             }
         }
-        println!("{row}");
+        say!(args, "{row}");
     }
-    println!();
+    say!(args);
     for (i, (name, _)) in solvers.iter().enumerate() {
         let (t, n) = totals[i];
-        println!(
+        say!(
+            args,
             "{name}: solved {n} of {}, {:.3} s per solved position",
             positions.len(),
             t / n.max(1) as f64
         );
     }
-    println!("Thesis (Python, 1000 s limit): Mmx1/Mmx2 solved 33/34 of 50; EWS1-4 solved 49, EWS4");
-    println!("14.85 s per position. Total here: {:.1}s", start.elapsed().as_secs_f64());
+    say!(
+        args,
+        "Thesis (Python, 1000 s limit): Mmx1/Mmx2 solved 33/34 of 50; EWS1-4 solved 49, EWS4"
+    );
+    say!(args, "14.85 s per position. Total here: {:.1}s", start.elapsed().as_secs_f64());
     Ok(())
 }
 
@@ -219,7 +287,8 @@ enum Experiment {
     Ews,
 }
 
-pub fn run(args: Args) -> anyhow::Result<()> {
+pub fn run(mut args: Args) -> anyhow::Result<()> {
+    args.watch = Some(Watch::start("experiment", Display::from_flag(args.progress)));
     match args.which {
         Experiment::Table1 => table1(&args),
         Experiment::Negamax => negamax(&args),

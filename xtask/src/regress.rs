@@ -9,6 +9,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context};
 use nash_board::{BitSet, Bitboard, Cell, Color, MoveList, Position};
+use nash_cli::progress::{Display, Watch};
 use nash_search::{
     solve, solve_many, winning_moves, Knowledge, MoveOrdering, SolverConfig, SolverKind,
 };
@@ -38,6 +39,9 @@ pub struct Args {
     /// shared table), instead of one after another with every thread on each.
     #[arg(long)]
     batch: bool,
+    /// Write a progress line to stderr every few seconds (a bar is shown on a terminal anyway).
+    #[arg(long)]
+    progress: bool,
 }
 
 /// The knowledge switches by their command-line names.
@@ -171,6 +175,12 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     );
     let (mut ok, mut bad, mut unknown) = (0, 0, 0);
     let start = Instant::now();
+    let watch = Watch::start("regress", Display::from_flag(args.progress));
+    cfg.progress = Some(watch.progress());
+    if !args.batch {
+        // Each solve announces only itself: count the set here.
+        watch.count(cases.len());
+    }
     // One after another, each line prints as its position is solved; side by side, the lines
     // follow the whole set.
     let results: Box<dyn Iterator<Item = _>> = if args.batch {
@@ -203,15 +213,19 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             _ => unknown += 1,
         }
         let label: String = c.label.chars().take(34).collect();
-        println!(
-            "{:<34} {:>8} {:>8} {:>12} {:>9.2}  {verdict}",
-            label,
-            c.winner.to_string(),
-            got.map_or("?".to_string(), |w| w.to_string()),
-            r.stats.nodes,
-            r.stats.time.as_secs_f64()
-        );
+        watch.done_one();
+        watch.suspend(|| {
+            println!(
+                "{:<34} {:>8} {:>8} {:>12} {:>9.2}  {verdict}",
+                label,
+                c.winner.to_string(),
+                got.map_or("?".to_string(), |w| w.to_string()),
+                r.stats.nodes,
+                r.stats.time.as_secs_f64()
+            )
+        });
     }
+    drop(watch);
     println!(
         "\n{} positions: {ok} agree, {bad} disagree, {unknown} undecided ({:.1}s)",
         cases.len(),

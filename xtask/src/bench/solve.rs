@@ -7,6 +7,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context};
 use nash_board::{Bitboard, Position};
+use nash_cli::progress::{Display, Watch};
 use nash_search::{solve, solve_many, Parallel, SolverConfig, SolverKind};
 
 use crate::regress::{openings, Case, KnowledgeArg};
@@ -55,6 +56,9 @@ pub struct Args {
     /// Solve a table's positions one after another, every thread on each.
     #[arg(long)]
     one_by_one: bool,
+    /// Write a progress line to stderr every few seconds (a bar is shown on a terminal anyway).
+    #[arg(long)]
+    progress: bool,
 }
 
 /// The tables.
@@ -89,6 +93,7 @@ fn table(
     cfg: &SolverConfig,
     each: bool,
     batch: bool,
+    display: Display,
 ) -> (usize, usize) {
     // One position has nothing to solve beside it: `solve_many` would give it every thread.
     let batch = batch && cases.len() > 1;
@@ -98,12 +103,22 @@ fn table(
     let mut worst = (0.0, String::new());
     let mut nodes = 0;
     let started = Instant::now();
+    let watch = Watch::start(name, display);
+    let cfg = &SolverConfig { progress: Some(watch.progress()), ..cfg.clone() };
     let results = if batch {
         let positions: Vec<_> = cases.iter().map(|c| c.pos.clone()).collect();
         solve_many(&positions, cfg)
     } else {
-        cases.iter().map(|c| solve(&c.pos, cfg)).collect()
+        // Each solve announces only itself: count the table here.
+        watch.count(cases.len());
+        let each = |c: &Case| {
+            let r = solve(&c.pos, cfg);
+            watch.done_one();
+            r
+        };
+        cases.iter().map(each).collect()
     };
+    drop(watch);
     let wall = started.elapsed().as_secs_f64();
     for (c, r) in cases.iter().zip(results) {
         let t = r.stats.time.as_secs_f64();
@@ -144,6 +159,7 @@ fn table(
 
 pub fn run(o: Args) -> anyhow::Result<()> {
     let want = |t: Table| o.only.map_or(true, |x| x == t);
+    let display = Display::from_flag(o.progress);
     let mut wrong = 0;
     for &threads in &o.threads {
         let threads = usize::from(threads);
@@ -163,10 +179,10 @@ pub fn run(o: Args) -> anyhow::Result<()> {
         // --batch` and `nash winning` do; one thread solves each position alone.
         let batch = o.batch || (threads > 1 && !o.one_by_one);
         if want(Table::Six) {
-            wrong += table("6x6 openings", &openings(6)?, &cfg, o.each, batch).0;
+            wrong += table("6x6 openings", &openings(6)?, &cfg, o.each, batch, display).0;
         }
         if want(Table::Seven) {
-            wrong += table("7x7 openings", &openings(7)?, &cfg, o.each, batch).0;
+            wrong += table("7x7 openings", &openings(7)?, &cfg, o.each, batch, display).0;
         }
         if want(Table::Eight) {
             let pos: Position<Bitboard> = Position::square(8)?;
@@ -176,7 +192,7 @@ pub fn run(o: Args) -> anyhow::Result<()> {
                 winner: nash_board::Color::Black,
                 winning: None,
             };
-            wrong += table("8x8 empty", &[case], &cfg, o.each, batch).0;
+            wrong += table("8x8 empty", &[case], &cfg, o.each, batch, display).0;
         }
     }
     if wrong > 0 {
