@@ -4,8 +4,8 @@
 use std::io::{IsTerminal, Read};
 use std::path::Path;
 
-use anyhow::{anyhow, Context};
-use nash_board::{sgf, AnyPosition, Diagram, MoveList};
+use anyhow::{anyhow, bail, Context};
+use nash_board::{sgf, AnyPosition, BitSet, Diagram, Move, MoveList, MoveListError, Position};
 
 /// A board size as `--size` gives it: `N` for N×N, or `CxR` (also `C:R`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -170,14 +170,40 @@ fn strip_bom(text: &str) -> &str {
 }
 
 fn from_moves(text: &str, size: BoardSize, upto: Option<usize>) -> anyhow::Result<AnyPosition> {
-    let mut pos = AnyPosition::new(size.cols, size.rows)?;
+    let empty = AnyPosition::new(size.cols, size.rows)?;
     let moves: MoveList = text.parse()?;
-    let moves = match upto {
-        Some(n) => MoveList(moves.0.into_iter().take(n).collect()),
-        None => moves,
-    };
-    nash_board::with_position!(&mut pos, p => moves.play_on(p))?;
+    // The whole list must be one game, also when `--move N` shows only its start.
+    let mut pos = empty.clone();
+    nash_board::with_position!(&mut pos, p => play_game(&moves, p))?;
+    if let Some(n) = upto {
+        pos = empty;
+        let start = MoveList(moves.0.into_iter().take(n).collect());
+        nash_board::with_position!(&mut pos, p => play_game(&start, p))?;
+    }
     Ok(pos)
+}
+
+/// Plays a move list as a game: `resign` ends it without changing the position, and a move
+/// after one player has connected, or after a resignation, is refused with its number, as an
+/// impossible move is.
+fn play_game<B: BitSet>(moves: &MoveList, p: &mut Position<B>) -> anyhow::Result<()> {
+    let mut resigned = None;
+    for (i, &mv) in moves.0.iter().enumerate() {
+        let number = i + 1;
+        if let Some(w) = p.winner() {
+            bail!("move {number} ({mv}): the game is over: {w} has won");
+        }
+        if let Some(loser) = resigned {
+            bail!("move {number} ({mv}): the game is over: {loser} resigned");
+        }
+        if mv == Move::Resign {
+            // The end of the game; the position stays as it is.
+            resigned = Some(p.to_move());
+            continue;
+        }
+        p.apply(mv).map_err(|reason| MoveListError { number, mv, reason })?;
+    }
+    Ok(())
 }
 
 /// SGF text starts with a game tree, possibly after blank lines.

@@ -64,6 +64,11 @@ fn move_lists() {
         "   a  b\n1  .  .  1\n 2  W  .  2\n    a  b\nblack to move",
     );
     check_ok(&["show", "-", "--size", "1"], "   a\n1  .  1\n   a\nblack to move");
+    // resign ends the game and leaves the position as it is.
+    check_ok(
+        &["show", "b1 a2 resign", "--size", "2"],
+        "   a  b\n1  .  B  1\n 2  W  .  2\n    a  b\nblack to move",
+    );
     // Without a position: the empty board of --size, 7x7 by default.
     let r = nash(&["show"]);
     assert_eq!(r.code, 0);
@@ -113,6 +118,17 @@ fn bad_inputs_fail_with_one_line() {
     check_err(&["show", "a1 zz"], "invalid move \"zz\"");
     check_err(&["show", "a1 h1"], "move 2 (h1): cell h1 is not on the 7x7 board");
     check_err(&["show", "a1 b1 a1"], "move 3 (a1): cell a1 is already occupied");
+    // A move list is one game: nothing after a win or a resignation, even with --move.
+    check_err(&["show", "a1 b1 a2 b2", "-s", "2"], "move 4 (b2): the game is over: black has won");
+    check_err(
+        &["show", "a1 b1 a2 b2", "-s", "2", "--move", "1"],
+        "move 4 (b2): the game is over: black has won",
+    );
+    check_err(
+        &["show", "a1 resign b2", "-s", "2"],
+        "move 3 (b2): the game is over: white resigned",
+    );
+    check_err(&["solve", "a1 b1 a2 resign", "-s", "2"], "move 4 (resign): the game is over");
     check_err(&["show", "a1", "--size", "0"], "invalid board size 0x0");
     check_err(&["show", "a1", "--size", "20"], "invalid board size 20x20");
     check_err(&["show", "a1", "--size", "7xq"], "invalid board size \"7xq\"");
