@@ -141,6 +141,8 @@ fn init_tracing() -> anyhow::Result<()> {
     tracing_subscriber::fmt()
         .with_env_filter(filter)
         .with_writer(std::io::stderr)
+        // Colour codes only for a terminal, not in a log file.
+        .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
         .with_span_events(tracing_subscriber::fmt::format::FmtSpan::CLOSE)
         .init();
     Ok(())

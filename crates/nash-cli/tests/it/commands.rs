@@ -163,6 +163,10 @@ fn tracing_goes_to_stderr_when_asked() {
         .expect("nash runs");
     assert!(out.status.success());
     assert!(String::from_utf8_lossy(&out.stdout).contains("black wins"));
+    // The solver's span, in plain text (stderr is not a terminal here).
+    let log = String::from_utf8_lossy(&out.stderr);
+    assert!(log.contains("solve{solver=\"dfpn\""), "{log}");
+    assert!(!log.contains('\u{1b}'), "{log}");
     let out = Command::new(env!("CARGO_BIN_EXE_nash"))
         .args(["solve", "--size", "3"])
         .env("RUST_LOG", "=[")
