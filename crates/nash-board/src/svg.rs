@@ -25,6 +25,9 @@ const SQRT3: f64 = 1.732_050_807_568_877_2;
 const PAD: f64 = 10.0;
 /// The height of one legend line.
 const LEGEND_LINE: f64 = 24.0;
+/// The width of a character of legend text, a little more than the average of common fonts
+/// at 13 px.
+const CHAR_WIDTH: f64 = 7.5;
 
 const BOARD_FILL: &str = "#ecd9b0";
 const GRID: &str = "#6b5a3e";
@@ -285,7 +288,15 @@ impl<B: BitSet> fmt::Display for Picture<'_, B> {
             .filter(|o| o.label.is_some() && o.cells.iter().any(|c| pos.geometry().is_on_board(c)))
             .collect();
         let extra = legend.len() + usize::from(self.caption.is_some());
-        let width = lay.width();
+        // Room for the longest legend line, at a generous average width per character.
+        let longest = legend
+            .iter()
+            .filter_map(|o| o.label.as_deref())
+            .chain(self.caption.as_deref())
+            .map(|t| t.chars().count())
+            .max()
+            .unwrap_or(0);
+        let width = lay.width().max(2.0 * PAD + 2.0 * R + longest as f64 * CHAR_WIDTH);
         let height = lay.board_height() + extra as f64 * LEGEND_LINE;
         writeln!(
             f,
@@ -298,15 +309,15 @@ impl<B: BitSet> fmt::Display for Picture<'_, B> {
         self.cells(f, &lay)?;
         self.coordinates(f, &lay)?;
         self.stones(f, &lay)?;
+        let line = self.line_stones(f, &lay)?;
         for o in &self.overlays {
             if o.style.tint().is_none() {
                 for cell in o.cells.iter().filter(|&c| pos.geometry().is_on_board(c)) {
                     let (x, y) = lay.centre(cell.col() as f64, cell.row() as f64);
-                    mark(f, o.style, x, y, pos.color_at(cell))?;
+                    mark(f, o.style, x, y, pos.color_at(cell), line.contains(cell))?;
                 }
             }
         }
-        self.line_stones(f, &lay)?;
         if let Some(c) = self.last_move {
             let (x, y) = lay.centre(c.col() as f64, c.row() as f64);
             writeln!(
@@ -326,7 +337,7 @@ impl<B: BitSet> fmt::Display for Picture<'_, B> {
             } else {
                 let hex = points(&corners(x, y, 0.55 * R));
                 writeln!(f, r#"<polygon points="{hex}" fill="{BOARD_FILL}" stroke="{GRID}"/>"#)?;
-                mark(f, o.style, x, y, None)?;
+                mark(f, o.style, x, y, None, false)?;
             }
             let label = escape(o.label.as_deref().unwrap_or_default());
             text(f, x + R, y, "start", &label)?;
@@ -350,13 +361,15 @@ fn text(f: &mut fmt::Formatter<'_>, x: f64, y: f64, anchor: &str, s: &str) -> fm
     )
 }
 
-/// The mark of a non-tint style at `(x, y)`; `under` is the stone there, if any.
+/// The mark of a non-tint style at `(x, y)`; `under` is the stone there, if any, and `in_line`
+/// says that a numbered stone of the line of play is there.
 fn mark(
     f: &mut fmt::Formatter<'_>,
     style: Style,
     x: f64,
     y: f64,
     under: Option<Color>,
+    in_line: bool,
 ) -> fmt::Result {
     let (sx, sy) = (num(x), num(y));
     let cross = |f: &mut fmt::Formatter<'_>, colour: &str, size: f64| {
@@ -376,6 +389,13 @@ fn mark(
         )
     };
     match style {
+        // The line's first stone is usually the winning move: ring it, keeping its number.
+        Style::Winning if in_line => writeln!(
+            f,
+            r##"<circle cx="{sx}" cy="{sy}" r="{}" fill="none" stroke="#2ca02c" stroke-width="{}"/>"##,
+            num(0.8 * R),
+            num(0.15 * R)
+        ),
         Style::Winning => writeln!(
             f,
             r##"<circle cx="{sx}" cy="{sy}" r="{}" fill="#2ca02c" stroke="#145214"/>"##,
@@ -523,8 +543,9 @@ impl<B: BitSet> Picture<'_, B> {
         Ok(())
     }
 
-    /// The line of play as numbered translucent stones, alternating from the side to move.
-    fn line_stones(&self, f: &mut fmt::Formatter<'_>, lay: &Layout) -> fmt::Result {
+    /// The line of play as numbered translucent stones, alternating from the side to move;
+    /// returns the cells drawn.
+    fn line_stones(&self, f: &mut fmt::Formatter<'_>, lay: &Layout) -> Result<B, fmt::Error> {
         let geom = self.pos.geometry();
         let mut taken = self.pos.occupied();
         let mut color = self.pos.to_move();
@@ -554,7 +575,7 @@ impl<B: BitSet> Picture<'_, B> {
             )?;
             color = !color;
         }
-        Ok(())
+        Ok(taken - self.pos.occupied())
     }
 }
 

@@ -241,6 +241,15 @@ fn names<B: BitSet>(set: B) -> Vec<String> {
     set.iter().map(|c| c.to_string()).collect()
 }
 
+/// What the caption says of the numbered stones.
+fn numbered(pv: &[Cell]) -> &'static str {
+    if pv.is_empty() {
+        ""
+    } else {
+        "; numbered: the principal variation"
+    }
+}
+
 /// How a principal variation ends: with a connection, or cut short by the budget.
 fn line_end<B: BitSet>(p: &Position<B>, line: &[Cell]) -> String {
     let mut end = p.clone();
@@ -270,11 +279,11 @@ fn picture<B: BitSet>(p: &Position<B>, outcome: &Outcome<B>, pv: &[Cell]) -> Str
                 }
                 None => pic,
             }
-            .caption(format!("{to_move} to move wins"))
+            .caption(format!("{to_move} to move wins{}", numbered(pv)))
         }
         Outcome::Loss { carrier } => pic
             .overlay(Overlay::labelled(*carrier, Style::Carrier, "proof carrier"))
-            .caption(format!("{to_move} to move loses")),
+            .caption(format!("{to_move} to move loses{}", numbered(pv))),
         Outcome::Unknown { reason } => {
             pic.caption(format!("{to_move} to move: unknown ({reason})"))
         }
