@@ -319,7 +319,9 @@ fn report<B: BitSet>(p: &Position<B>, cfg: &SolverConfig, args: &Args) -> anyhow
     if let Some(c) = &rep.carrier {
         outln!("carrier ({} cells): {}", c.len(), c.join(" "));
     }
-    if let (Some(line), Some(end)) = (&rep.principal_variation, line_end) {
+    // A finished game has no line to show.
+    let line = rep.principal_variation.as_ref().filter(|line| !line.is_empty());
+    if let (Some(line), Some(end)) = (line, line_end) {
         outln!("principal variation ({} moves): {} ({end})", line.len(), line.join(" "));
     }
     let s = rep.stats;

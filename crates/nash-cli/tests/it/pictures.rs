@@ -107,6 +107,10 @@ fn the_principal_variation_is_a_won_game() {
     assert_eq!(code, 0);
     assert!(stdout.contains("principal variation ("), "{stdout}");
     assert!(stdout.contains("(white connects)"), "{stdout}");
+    // A finished game has no line.
+    let (code, stdout, _) = nash(&["solve", "b1 a1 b2 a2 b3", "--size", "3"]);
+    assert_eq!(code, 0);
+    assert!(stdout.contains("black wins") && !stdout.contains("principal variation"), "{stdout}");
 }
 
 #[test]
