@@ -124,6 +124,29 @@ pub(crate) fn solve<B: BitSet>(pos: &Position<B>, ctx: &Ctx<'_, B>) -> SolveResu
     SolveResult { outcome, stats: w.stats }
 }
 
+/// One df-pn worker that solves one position after another in the same table, its knowledge
+/// caches kept warm between them (the re-solves of [`crate::principal_variation`], where a
+/// fresh worker per position spent more on its caches than on its search).
+pub(crate) struct Resolver<'t, B: BitSet> {
+    w: Dfpn<'t, B>,
+}
+
+impl<'t, B: BitSet> Resolver<'t, B> {
+    /// A worker for positions of `pos`'s board, with the plan and table of `ctx`.
+    pub(crate) fn new(pos: &Position<B>, ctx: &Ctx<'t, B>) -> Resolver<'t, B> {
+        Resolver { w: Dfpn::new(pos, ctx.cfg, ctx.table, ctx.plan) }
+    }
+
+    /// Solves `pos` (nobody has won yet) on one thread within `cfg`'s budget, from now.
+    pub(crate) fn solve(&mut self, pos: &Position<B>, cfg: &SolverConfig) -> SolveResult<B> {
+        self.w.reroot(pos, Limits::new(cfg));
+        let outcome = self.w.run();
+        let mut stats = std::mem::take(&mut self.w.stats);
+        stats.time = self.w.limits.start.elapsed();
+        SolveResult { outcome, stats }
+    }
+}
+
 /// The board size (in cells) from which [`Parallel::Auto`] runs the shared tree.
 const SHARED_TREE_CELLS: usize = 64;
 

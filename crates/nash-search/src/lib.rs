@@ -47,6 +47,7 @@
 //! ```
 
 mod batch;
+mod bestfirst;
 mod budget;
 mod config;
 mod connect;

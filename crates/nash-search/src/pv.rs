@@ -1,13 +1,14 @@
 //! The principal variation of a solved position: the winner's winning moves, each answered by
 //! the loser's most stubborn defence, played out until the game is over.
 //!
-//! Each position of the line is solved again in one transposition table, so after the first
-//! solve most of the line's proofs are already there and the re-solves are short. The winner
+//! Each position of the line is solved again by one df-pn worker in one transposition table, so
+//! after the first solve most of the line's proofs are already there, the worker's knowledge
+//! caches stay warm, and the re-solves are short. The winner
 //! plays the move the solver proves; where the solver wins without naming a move (fill-in
 //! decided the position), the first move inside the proof's carrier that keeps the win is
 //! played. The loser picks, among the moves inside the opponent's proof carrier (every move
 //! outside it loses to the same strategy, van Rijswijck 2002 s.2.3), the one whose refutation
-//! cost the most nodes, as the table's work counts and the re-solve report it; the larger
+//! cost the most nodes, as the table's work counts or a re-solve reports it; the larger
 //! refutation carrier breaks ties. That is the reply that resists longest by the search's own
 //! measure, not a guarantee of the longest game.
 
@@ -16,7 +17,8 @@ use std::time::Instant;
 use nash_board::{BitSet, Cell, Position};
 
 use crate::config::{Budget, SolverConfig, SolverKind};
-use crate::entry::{solve_in, Setup};
+use crate::dfpn::Resolver;
+use crate::entry::Setup;
 use crate::outcome::{Outcome, SolveResult};
 use crate::table::Table;
 
@@ -27,8 +29,8 @@ use crate::table::Table;
 /// it stops early where a position of it cannot be solved within what is left of the budget
 /// (`cfg.budget` bounds the whole line: the time from the call, the nodes summed over its
 /// solves). It never has more moves than `pos` has empty cells. Every move is legal, and after
-/// each of the winner's moves the position stays won for the winner. Solvers without a table
-/// (PNS, EWS) are replaced by df-pn, which finds the same values.
+/// each of the winner's moves the position stays won for the winner. Whatever `cfg.kind`, the
+/// line is found by one-thread df-pn, which finds the same values as every solver.
 ///
 /// ```
 /// use nash_board::{Bitboard, Position};
@@ -62,20 +64,19 @@ pub(crate) fn line_in<B: BitSet>(
     table: &Table<B>,
 ) -> Vec<Cell> {
     let start = Instant::now();
-    let mut step = cfg.clone();
-    if matches!(step.kind, SolverKind::Pns | SolverKind::Ews) {
-        step.kind = SolverKind::Dfpn;
-    }
-    let mut setup = Setup::one(&step, pos.geometry());
+    // One df-pn worker for the whole line, whatever the solver: the values are the same, and
+    // its caches stay warm from one position of the line to the next.
+    let mut step = SolverConfig { kind: SolverKind::Dfpn, threads: 1, ..cfg.clone() };
+    let setup = Setup::one(&step, pos.geometry());
+    let mut worker = Resolver::new(pos, &setup.ctx(table));
     let mut line = Vec::new();
     let mut used = 0u64;
     let mut p = pos.clone();
     while p.winner().is_none() && !p.empty_cells().is_empty() {
         let Some(budget) = left(&cfg.budget, start, used) else { break };
-        setup.each.budget = budget;
-        let ctx = setup.ctx(table);
+        step.budget = budget;
         let mut solve = |q: &Position<B>| {
-            let r = solve_in(q, &ctx);
+            let r = crate::decided(q).unwrap_or_else(|| worker.solve(q, &step));
             used += r.stats.nodes;
             r
         };
@@ -153,11 +154,18 @@ fn defence<B: BitSet>(
             best = best.or(Some(((0, 0), m)));
             continue;
         }
-        // The work the first search spent on this refutation, before a re-solve replaces it.
-        let before = table.get(c.hash()).filter(|e| e.pn == 0).map_or(0, |e| u64::from(e.work));
+        // A refutation the table holds (the solve of `p` just searched its children) is read
+        // from it; another is solved again.
+        if let Some(e) = table.get(c.hash()).filter(|e| e.pn == 0) {
+            let score = (u64::from(e.work), e.carrier.len());
+            if !matches!(best, Some((s, _)) if s >= score) {
+                best = Some((score, m));
+            }
+            continue;
+        }
         let r = solve(&c);
         let score = match r.outcome {
-            Outcome::Win { carrier, .. } => (before.max(r.stats.nodes), carrier.len()),
+            Outcome::Win { carrier, .. } => (r.stats.nodes, carrier.len()),
             // The position was not lost after all (impossible for a correct solver): the move
             // that wins is the best defence there is.
             Outcome::Loss { .. } => return Some(m),
