@@ -18,6 +18,7 @@ use std::ops::{
 use std::sync::OnceLock;
 
 use crate::cell::{Cell, Edge};
+use crate::cell_list::CellList;
 use crate::geometry::Geometry;
 
 /// Operations shared by the bitboard widths. Everything above the board crate is generic over
@@ -184,7 +185,34 @@ pub trait BitSet:
     /// Iterates over the elements in board order (`a1 b1 … a2 …`), then the edges.
     #[inline]
     fn iter(self) -> Cells<Self> {
-        Cells { bits: self }
+        Cells { bits: self.bits() }
+    }
+
+    /// Iterates over the bit indices of the elements, lowest first: the form of [`BitSet::iter`]
+    /// for code that indexes per-bit tables (see [`BitSet::bit_of`]).
+    #[inline]
+    fn bits(self) -> Bits<Self> {
+        Bits { rest: self }
+    }
+
+    /// `self` grown through `within`: every element of `self`, and every cell of `within`
+    /// joined to one of them by a chain of adjacent cells of `within`. With a single stone as
+    /// `self` and a colour's stones as `within` this is the stone's group.
+    ///
+    /// This is the one flood fill of Nash (repeated [`BitSet::dilate`] to a fixed point); edge
+    /// bits in `self` are kept but do not spread, so seed with a geometry's edge cells to
+    /// flood from an edge.
+    #[inline]
+    #[must_use]
+    fn flood(self, within: Self) -> Self {
+        let mut reached = self;
+        loop {
+            let next = reached | (reached.dilate() & within);
+            if next == reached {
+                return reached;
+            }
+            reached = next;
+        }
     }
 
     /// The cells of the layout adjacent to or in `self` (edges ignored and not produced).
@@ -205,10 +233,11 @@ pub trait BitSet:
     }
 }
 
-/// Iterator over the elements of a bitboard, lowest bit first.
+/// Iterator over the elements of a bitboard as cells and edges, lowest bit first
+/// ([`BitSet::iter`]).
 #[derive(Clone, Debug)]
 pub struct Cells<B> {
-    bits: B,
+    bits: Bits<B>,
 }
 
 impl<B: BitSet> Iterator for Cells<B> {
@@ -216,20 +245,43 @@ impl<B: BitSet> Iterator for Cells<B> {
 
     #[inline]
     fn next(&mut self) -> Option<Cell> {
-        let bit = self.bits.lowest_bit()?;
-        self.bits = self.bits.without_lowest();
-        Some(B::cell_of(bit))
+        self.bits.next().map(B::cell_of)
     }
 
     #[inline]
     fn size_hint(&self) -> (usize, Option<usize>) {
-        let n = self.bits.len();
-        (n, Some(n))
+        self.bits.size_hint()
     }
 }
 
 impl<B: BitSet> ExactSizeIterator for Cells<B> {}
 impl<B: BitSet> FusedIterator for Cells<B> {}
+
+/// Iterator over the bit indices of a bitboard's elements, lowest first ([`BitSet::bits`]).
+#[derive(Clone, Debug)]
+pub struct Bits<B> {
+    rest: B,
+}
+
+impl<B: BitSet> Iterator for Bits<B> {
+    type Item = usize;
+
+    #[inline]
+    fn next(&mut self) -> Option<usize> {
+        let bit = self.rest.lowest_bit()?;
+        self.rest = self.rest.without_lowest();
+        Some(bit)
+    }
+
+    #[inline]
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let n = self.rest.len();
+        (n, Some(n))
+    }
+}
+
+impl<B: BitSet> ExactSizeIterator for Bits<B> {}
+impl<B: BitSet> FusedIterator for Bits<B> {}
 
 /// Builds a bitboard from cell names: `bitboard![a1 b2 north]`.
 ///
@@ -273,14 +325,7 @@ fn draw<B: BitSet>(bits: B, name: &str, f: &mut fmt::Formatter<'_>) -> fmt::Resu
 
 /// Writes the set as a `bitboard![...]` literal.
 fn literal<B: BitSet>(bits: B, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-    f.write_str("bitboard![")?;
-    for (i, c) in bits.iter().enumerate() {
-        if i > 0 {
-            f.write_str(" ")?;
-        }
-        write!(f, "{c}")?;
-    }
-    f.write_str("]")
+    write!(f, "bitboard![{}]", CellList(bits))
 }
 
 macro_rules! common_impls {
@@ -364,7 +409,7 @@ macro_rules! common_impls {
             type IntoIter = Cells<$t>;
             #[inline]
             fn into_iter(self) -> Cells<$t> {
-                Cells { bits: self }
+                BitSet::iter(self)
             }
         }
         impl fmt::Debug for $t {

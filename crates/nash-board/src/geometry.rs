@@ -236,38 +236,14 @@ impl<B: BitSet> Geometry<B> {
         self.neighbours[bit]
     }
 
-    /// The cells of `within` connected to `from` through cells of `within` (a flood fill by
-    /// [`BitSet::dilate`]; edges in `from` are ignored, edge cells may seed it instead).
-    #[inline]
-    pub fn flood(&self, from: B, within: B) -> B {
-        let within = within & self.cells;
-        let mut reached = from & within;
-        loop {
-            let next = reached.dilate() & within;
-            if next == reached {
-                return reached;
-            }
-            reached = next;
-        }
-    }
-
-    /// Whether `stones` connect `color`'s two edges: one flood fill, for full boards and
-    /// reference checks (a [`Position`](crate::Position) tracks this incrementally).
+    /// Whether `stones` connect `color`'s two edges: one flood fill ([`BitSet::flood`]), for
+    /// full boards and reference checks (a [`Position`](crate::Position) tracks this
+    /// incrementally).
     #[inline]
     pub fn connects(&self, stones: B, color: Color) -> bool {
         let [a, b] = color.edges();
         let within = stones & self.cells;
-        let target = self.edge_cells(b);
-        let mut reached = self.edge_cells(a) & within;
-        // The flood stops as soon as it touches the far edge.
-        while !reached.intersects(target) {
-            let next = reached.dilate() & within;
-            if next == reached {
-                return false;
-            }
-            reached = next;
-        }
-        true
+        (self.edge_cells(a) & within).flood(within).intersects(self.edge_cells(b))
     }
 
     /// The winner of a completely filled board given Black's stones: Black if they connect
@@ -314,9 +290,7 @@ impl<B: BitSet> Geometry<B> {
     pub fn map_set(&self, sym: Symmetry, set: B) -> B {
         let map = &self.sym_bits[sym as usize];
         let mut out = B::EMPTY;
-        let mut rest = set & (self.cells | B::EDGES);
-        while let Some(bit) = rest.lowest_bit() {
-            rest = rest.without_lowest();
+        for bit in (set & (self.cells | B::EDGES)).bits() {
             if let Some(&image) = map.get(bit).filter(|&&i| i != u16::MAX) {
                 out.set_bit(image as usize);
             }
@@ -324,14 +298,32 @@ impl<B: BitSet> Geometry<B> {
         out
     }
 
-    /// The Zobrist key of a stone of `color` on bit `bit`, as [`Position::hash`] uses it: a
-    /// searcher can derive a child's hash as `hash ^ stone_key(..) ^ WHITE_TO_MOVE_KEY` without
-    /// playing the move.
+    /// The Zobrist key of a stone of `color` on bit `bit`, as [`Position::hash`] uses it.
     ///
     /// [`Position::hash`]: crate::Position::hash
     #[inline]
     pub fn stone_key(&self, color: Color, bit: usize) -> u64 {
         self.stone_keys(bit, color)[0]
+    }
+
+    /// The XOR of the keys of stones of `color` on every cell of `set`: what placing (or
+    /// removing) those stones changes in [`Position::hash`], side to move apart. A searcher
+    /// that keeps its own running hash folds fill-in into it with this.
+    ///
+    /// [`Position::hash`]: crate::Position::hash
+    #[inline]
+    pub fn stones_hash(&self, color: Color, set: B) -> u64 {
+        (set & self.cells).bits().fold(0, |h, bit| h ^ self.stone_key(color, bit))
+    }
+
+    /// The hash after `mover`, to move in a position whose hash is `hash`, plays on bit `bit`
+    /// (an empty cell of this board): the stone's key and the side-to-move key, without
+    /// playing the move. [`Position::hash_after`] is the same for a position's own hash.
+    ///
+    /// [`Position::hash_after`]: crate::Position::hash_after
+    #[inline]
+    pub fn child_hash(&self, hash: u64, mover: Color, bit: usize) -> u64 {
+        hash ^ self.stone_key(mover, bit) ^ zobrist::WHITE_TO_MOVE
     }
 
     /// The keys of a stone of `color` on `bit` under each symmetry.

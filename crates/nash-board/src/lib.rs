@@ -9,6 +9,7 @@
 mod any;
 mod bitboard;
 mod cell;
+mod cell_list;
 mod color;
 pub mod diagram;
 mod geometry;
@@ -19,8 +20,9 @@ pub mod svg;
 mod zobrist;
 
 pub use any::AnyPosition;
-pub use bitboard::{BitSet, Bitboard, Cells, TinyBitboard, WideBitboard};
+pub use bitboard::{BitSet, Bitboard, Bits, Cells, TinyBitboard, WideBitboard};
 pub use cell::{Cell, Edge, ParseCellError};
+pub use cell_list::CellList;
 pub use color::{Color, ParseColorError};
 pub use diagram::{Diagram, ParseDiagramError};
 pub use geometry::{BoardSizeError, Geometry, Symmetry};

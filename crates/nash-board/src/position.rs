@@ -211,6 +211,15 @@ impl<B: BitSet> Position<B> {
         self.hashes[0]
     }
 
+    /// The [`hash`](Position::hash) the position would have after the side to move plays on
+    /// `cell`, an empty cell of the board (checked in debug builds), without playing it: a
+    /// child's transposition-table key.
+    #[inline]
+    pub fn hash_after(&self, cell: Cell) -> u64 {
+        debug_assert!(self.check_cell(cell).is_ok(), "illegal move {cell}");
+        self.geom.child_hash(self.hashes[0], self.to_move, B::bit_of(cell))
+    }
+
     /// The smallest hash over the board's symmetries: equal for positions that are images of each
     /// other, and so a transposition-table key that shares results between them.
     #[inline]
@@ -335,9 +344,7 @@ impl<B: BitSet> Position<B> {
     /// fill-in does; one step for [`Position::undo`]. Cells already occupied are skipped.
     pub fn fill(&mut self, color: Color, set: B) {
         let mut step = self.begin(StepKind::Fill);
-        let mut rest = set & self.empty_cells();
-        while let Some(bit) = rest.lowest_bit() {
-            rest = rest.without_lowest();
+        for bit in (set & self.empty_cells()).bits() {
             self.put(color, bit, &mut step);
         }
         self.steps.push(step);
@@ -472,15 +479,7 @@ impl<B: BitSet> Position<B> {
     /// The stones of the group on `cell` (empty if the cell is empty).
     pub fn group(&self, cell: Cell) -> B {
         let Some(color) = self.color_at(cell) else { return B::EMPTY };
-        let own = self.stones(color);
-        let mut g = B::single(cell);
-        loop {
-            let next = g.dilate() & own;
-            if next == g {
-                return g;
-            }
-            g = next;
-        }
+        B::single(cell).flood(self.stones(color))
     }
 
     /// The groups of one colour, each as the set of its stones.
@@ -546,11 +545,10 @@ impl<B: BitSet> Position<B> {
         step.stones += 1;
         // Union with each neighbouring stone of the same colour and each own edge touched. The
         // new stone starts as its own root; `root` follows the merged set's root.
-        let mut friends =
+        let friends =
             self.geom.own_neighbours_of_bit(color, bit) & (self.stones[color.index()] | B::EDGES);
         let mut root = bit;
-        while let Some(f) = friends.lowest_bit() {
-            friends = friends.without_lowest();
+        for f in friends.bits() {
             let other = self.find(f);
             if other != root {
                 let (child, parent) = if self.size.as_ref()[root] < self.size.as_ref()[other] {

@@ -2,7 +2,7 @@
 
 use std::collections::BTreeSet;
 
-use nash_board::{BitSet, Bitboard, Cell, Edge, TinyBitboard, WideBitboard};
+use nash_board::{BitSet, Bitboard, Cell, CellList, Edge, TinyBitboard, WideBitboard};
 use proptest::prelude::*;
 
 use crate::common::hex_neighbours;
@@ -73,7 +73,30 @@ fn check_ops<B: BitSet>(a: &Model, b: &Model, probe: Cell) -> Result<(), TestCas
     let order: Vec<Cell> = x.iter().collect();
     prop_assert_eq!(order, a.iter().copied().collect::<Vec<_>>());
     prop_assert_eq!(x.lowest_bit().map(B::cell_of), a.first().copied());
+    let bits: Vec<usize> = x.bits().collect();
+    prop_assert_eq!(bits, a.iter().map(|&c| B::bit_of(c)).collect::<Vec<_>>());
+    prop_assert_eq!(x.bits().len(), a.len());
+    prop_assert_eq!(to_model(x.flood(y)), flood_model(a, b, B::STRIDE));
+    let text = CellList(x).to_string();
+    prop_assert_eq!(text.parse::<CellList<B>>().unwrap(), CellList(x));
+    prop_assert_eq!(text.split(' ').filter(|t| !t.is_empty()).count(), a.len());
     Ok(())
+}
+
+/// The flood fill by hand: `seeds`, and the cells of `within` reached from them by steps to an
+/// adjacent cell of `within` (breadth first).
+fn flood_model(seeds: &Model, within: &Model, stride: usize) -> Model {
+    let mut out = seeds.clone();
+    let mut queue: Vec<Cell> = seeds.iter().copied().filter(|c| !c.is_edge()).collect();
+    while let Some(c) = queue.pop() {
+        for (nc, nr) in hex_neighbours(c.col() as usize, c.row() as usize, stride, stride) {
+            let n = Cell::at(nc as u8, nr as u8);
+            if within.contains(&n) && out.insert(n) {
+                queue.push(n);
+            }
+        }
+    }
+    out
 }
 
 fn probe(stride: usize) -> impl Strategy<Value = Cell> {
@@ -133,4 +156,22 @@ fn debug_draws_the_rhombus() {
     assert_eq!(format!("{b:#?}"), "bitboard![a1 b2 north]");
     let w: WideBitboard = nash_board::bitboard![s19 a19 east];
     assert_eq!(format!("{w:#?}"), "bitboard![a19 s19 east]");
+}
+
+#[test]
+fn cell_lists_read_and_write() {
+    let set: Bitboard = nash_board::bitboard![c3 a1 k11 north];
+    assert_eq!(CellList(set).to_string(), "a1 c3 k11 north");
+    assert_eq!(CellList(Bitboard::EMPTY).to_string(), "");
+    assert_eq!(CellList(set).names(), ["a1", "c3", "k11", "north"]);
+    for text in ["a1 c3 k11 north", " North,K11  c3\ta1 a1 ", "A1,c3,k11,north"] {
+        assert_eq!(text.parse::<CellList<Bitboard>>(), Ok(CellList(set)), "{text:?}");
+    }
+    assert_eq!("".parse::<CellList<Bitboard>>(), Ok(CellList(Bitboard::EMPTY)));
+    for (bad, named) in [("a1 zz", "zz"), ("a1 l1", "l1"), ("a12", "a12"), ("a1 -", "-")] {
+        let e = bad.parse::<CellList<Bitboard>>().unwrap_err();
+        assert!(e.to_string().contains(&format!("{named:?}")), "{bad:?}: {e}");
+    }
+    assert!("s19 a1".parse::<CellList<WideBitboard>>().is_ok());
+    assert!("h1".parse::<CellList<TinyBitboard>>().is_err());
 }

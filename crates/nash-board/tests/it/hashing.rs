@@ -46,7 +46,9 @@ fn run<B: BitSet>(cols: usize, rows: usize, seed: u64, ops: usize) -> Result<(),
         let stepped = if roll < 55 {
             match random_cell(&mut rng, pos.empty_cells()) {
                 Some(c) if roll < 45 => {
+                    let predicted = pos.hash_after(c);
                     pos.play_unchecked(c);
+                    prop_assert_eq!(pos.hash(), predicted);
                     true
                 }
                 Some(c) => {
@@ -65,7 +67,9 @@ fn run<B: BitSet>(cols: usize, rows: usize, seed: u64, ops: usize) -> Result<(),
         } else if roll < 72 {
             let set: B = pos.empty_cells().iter().filter(|_| rng.gen_bool(0.2)).collect();
             let color = if rng.gen_bool(0.5) { Color::Black } else { Color::White };
+            let predicted = pos.hash() ^ pos.geometry().stones_hash(color, set);
             pos.fill(color, set);
+            prop_assert_eq!(pos.hash(), predicted);
             true
         } else {
             match stack.pop() {
