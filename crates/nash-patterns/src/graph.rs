@@ -103,9 +103,7 @@ impl<B: BitSet> Labels<B> {
         while let Some(bit) = rest.lowest_bit() {
             let g = flood(geom, stones, color, B::from_bit(bit));
             rest -= g;
-            let mut m = g;
-            while let Some(b) = m.lowest_bit() {
-                m = m.without_lowest();
+            for b in g.bits() {
                 label[b] = bit as u16;
             }
         }
@@ -119,14 +117,7 @@ impl<B: BitSet> Labels<B> {
     /// Whether some own stone or edge in `set` has label `l`.
     #[inline]
     fn any_labelled(&self, set: B, l: u16) -> bool {
-        let mut m = set & self.own;
-        while let Some(b) = m.lowest_bit() {
-            m = m.without_lowest();
-            if self.of(b) == l {
-                return true;
-            }
-        }
-        false
+        (set & self.own).bits().any(|b| self.of(b) == l)
     }
 }
 
@@ -150,19 +141,11 @@ pub(crate) fn clique<B: BitSet>(
         None => {
             if let Some(first) = owns.lowest_bit() {
                 let l = labels.of(first);
-                let mut m = owns.without_lowest();
-                while let Some(b) = m.lowest_bit() {
-                    m = m.without_lowest();
-                    if labels.of(b) != l {
-                        return false;
-                    }
+                if owns.without_lowest().bits().any(|b| labels.of(b) != l) {
+                    return false;
                 }
-                let mut e = empties;
-                while let Some(u) = e.lowest_bit() {
-                    e = e.without_lowest();
-                    if !labels.any_labelled(geom.neighbours_of_bit(u), l) {
-                        return false;
-                    }
+                if empties.bits().any(|u| !labels.any_labelled(geom.neighbours_of_bit(u), l)) {
+                    return false;
                 }
             }
         }
@@ -175,42 +158,17 @@ pub(crate) fn clique<B: BitSet>(
                 let l = labels.of(b);
                 labels.any_labelled(kn, l)
             };
-            let mut m = owns;
-            while let Some(b) = m.lowest_bit() {
-                m = m.without_lowest();
-                if !in_k(b) {
-                    return false;
-                }
+            if !owns.bits().all(in_k) {
+                return false;
             }
+            // Every other empty neighbour must touch the node of k.
             let kcells = geom.neighbours_of_bit(k);
-            let mut e = empties;
-            while let Some(u) = e.lowest_bit() {
-                e = e.without_lowest();
-                if kcells.has_bit(u) {
-                    continue;
-                }
-                let mut un = geom.neighbours_of_bit(u) & labels.own;
-                let mut ok = false;
-                while let Some(b) = un.lowest_bit() {
-                    un = un.without_lowest();
-                    if in_k(b) {
-                        ok = true;
-                        break;
-                    }
-                }
-                if !ok {
+            for u in (empties - kcells).bits() {
+                if !(geom.neighbours_of_bit(u) & labels.own).bits().any(in_k) {
                     return false;
                 }
             }
         }
     }
-    let mut e = empties;
-    while let Some(u) = e.lowest_bit() {
-        e = e.without_lowest();
-        let others = empties - B::from_bit(u);
-        if !others.is_subset(geom.neighbours_of_bit(u)) {
-            return false;
-        }
-    }
-    true
+    empties.bits().all(|u| (empties - B::from_bit(u)).is_subset(geom.neighbours_of_bit(u)))
 }

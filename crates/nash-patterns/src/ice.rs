@@ -217,9 +217,7 @@ impl<B: BitSet> Analysis<B> {
 
     fn set_reason(&mut self, set: B, rule: u16) {
         let r = self.reason.as_mut();
-        let mut m = set;
-        while let Some(b) = m.lowest_bit() {
-            m = m.without_lowest();
+        for b in set.bits() {
             r[b] = rule;
         }
     }
@@ -355,9 +353,7 @@ impl<B: BitSet> Ice<B> {
                     labels[c.index()].compute(geom, st.of(c), c);
                 }
                 let mut dead = B::EMPTY;
-                let mut m = st.empty;
-                while let Some(j) = m.lowest_bit() {
-                    m = m.without_lowest();
+                for j in st.empty.bits() {
                     // One player's test suffices: a cell in no minimal winset of one player
                     // is in none of the other's (see `graph`).
                     if cfg.dead_test(
@@ -372,13 +368,9 @@ impl<B: BitSet> Ice<B> {
                     // A cell that a stone of either colour on one empty neighbour k would make
                     // dead may be filled with either colour now (docs/patterns.md): if Q plays
                     // it, P answers on k; if Q plays k, the cell is dead.
-                    let mut m = st.empty - dead;
                     let mut more = B::EMPTY;
-                    while let Some(j) = m.lowest_bit() {
-                        m = m.without_lowest();
-                        let mut ks = geom.neighbours_of_bit(j) & st.empty;
-                        while let Some(k) = ks.lowest_bit() {
-                            ks = ks.without_lowest();
+                    for j in (st.empty - dead).bits() {
+                        for k in (geom.neighbours_of_bit(j) & st.empty).bits() {
                             if dead_once(cfg, geom, st, labels, Color::Black, j, k)
                                 && dead_once(cfg, geom, st, labels, Color::White, j, k)
                             {
@@ -391,9 +383,7 @@ impl<B: BitSet> Ice<B> {
                     dead |= more;
                 }
                 // Dead patterns are matched before the fill: a cell dead now stays dead.
-                let mut m = st.empty & scope;
-                while let Some(j) = m.lowest_bit() {
-                    m = m.without_lowest();
+                for j in (st.empty & scope).bits() {
                     let code = ring.code(j, st.black, st.white);
                     self.compiled.dead.candidates(j, code, |e| {
                         if e.matches(st.black, st.white, st.empty) {
@@ -413,9 +403,7 @@ impl<B: BitSet> Ice<B> {
                 let mut filled = false;
                 for c in Color::ALL {
                     let table = &self.compiled.captured[c.index()];
-                    let mut m = st.empty & scope;
-                    while let Some(j) = m.lowest_bit() {
-                        m = m.without_lowest();
+                    for j in (st.empty & scope).bits() {
                         let code = ring.code(j, st.black, st.white);
                         table.candidates(j, code, |e| {
                             // Matched against the current stones: each fill is its own step.
@@ -474,17 +462,13 @@ impl<B: BitSet> Ice<B> {
         for c in Color::ALL {
             // A fill of colour c changes only c's groups; the other labels stay valid.
             let (p, q) = (c, !c);
-            let mut m = st.empty;
-            while let Some(x) = m.lowest_bit() {
-                m = m.without_lowest();
+            for x in st.empty.bits() {
                 if !st.empty.has_bit(x) {
                     continue;
                 }
                 let nx = geom.neighbours_of_bit(x);
                 // Each pair once: y after x in bit order.
-                let mut ys = nx & st.empty & B::AREA;
-                while let Some(y) = ys.lowest_bit() {
-                    ys = ys.without_lowest();
+                for y in (nx & st.empty & B::AREA).bits() {
                     if y < x {
                         continue;
                     }
@@ -504,9 +488,7 @@ impl<B: BitSet> Ice<B> {
                         ) {
                             return true;
                         }
-                        let mut ks = geom.neighbours_of_bit(t) & (st.empty - rb);
-                        while let Some(k) = ks.lowest_bit() {
-                            ks = ks.without_lowest();
+                        for k in (geom.neighbours_of_bit(t) & (st.empty - rb)).bits() {
                             let kb = B::from_bit(k);
                             if graph::clique(geom, st, lq, q, t, rb | kb, None)
                                 && (graph::clique(geom, st, lq, q, t, rb, Some(k))
@@ -544,12 +526,8 @@ impl<B: BitSet> Ice<B> {
             }
         }
         if self.config.vulnerable {
-            let mut m = st.empty;
-            while let Some(j) = m.lowest_bit() {
-                m = m.without_lowest();
-                let mut ks = geom.neighbours_of_bit(j) & st.empty;
-                while let Some(k) = ks.lowest_bit() {
-                    ks = ks.without_lowest();
+            for j in st.empty.bits() {
+                for k in (geom.neighbours_of_bit(j) & st.empty).bits() {
                     if dead_once(self.config, geom, st, labels, q, j, k) {
                         pruned |= B::from_bit(j);
                         a.reason.as_mut()[j] = RULE_VULNERABLE;
@@ -562,18 +540,14 @@ impl<B: BitSet> Ice<B> {
         }
         if self.config.dominated {
             let table = &self.compiled.dominated[p.index()];
-            let mut m = st.empty;
-            while let Some(j) = m.lowest_bit() {
-                m = m.without_lowest();
+            for j in st.empty.bits() {
                 let code = self.compiled.ring.code(j, st.black, st.white);
                 table.candidates(j, code, |e| {
                     if e.dominator.intersects(pruned) || !e.matches(st.black, st.white, st.empty) {
                         return;
                     }
                     let Some(k) = e.dominator.lowest_bit() else { return };
-                    let mut t = e.targets - pruned;
-                    while let Some(b) = t.lowest_bit() {
-                        t = t.without_lowest();
+                    for b in (e.targets - pruned).bits() {
                         pruned |= B::from_bit(b);
                         a.dominated |= B::from_bit(b);
                         a.reason.as_mut()[b] = e.rule;
@@ -585,12 +559,8 @@ impl<B: BitSet> Ice<B> {
         if self.config.dominated && self.config.kill_dominated {
             // A P stone on a neighbour k that makes j dead dominates j: with P on k, j may be
             // filled with P, and P on {j, k} is at least as good as P on j alone.
-            let mut m = st.empty - pruned;
-            while let Some(j) = m.lowest_bit() {
-                m = m.without_lowest();
-                let mut ks = geom.neighbours_of_bit(j) & (st.empty - pruned);
-                while let Some(k) = ks.lowest_bit() {
-                    ks = ks.without_lowest();
+            for j in (st.empty - pruned).bits() {
+                for k in (geom.neighbours_of_bit(j) & (st.empty - pruned)).bits() {
                     if dead_once(self.config, geom, st, labels, p, j, k) {
                         pruned |= B::from_bit(j);
                         a.dominated |= B::from_bit(j);

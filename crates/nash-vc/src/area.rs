@@ -3,8 +3,6 @@
 
 use nash_board::{BitSet, Color, Geometry};
 
-use crate::store::flood;
-
 /// The empty cells an area-limited H-search for `color` uses. `layers` is scratch space.
 pub(crate) fn search_area<B: BitSet>(
     geom: &Geometry<B>,
@@ -20,7 +18,7 @@ pub(crate) fn search_area<B: BitSet>(
         // than the previous layer's; stones cost nothing and join the layer that reaches them.
         let edge_adj = geom.edge_cells(edge);
         layers.clear();
-        let mut visited = flood(edge_adj & own, own) & own;
+        let mut visited = (edge_adj & own).flood(own) & own;
         layers.push(visited);
         let mut source = visited;
         let mut first = true;
@@ -33,7 +31,7 @@ pub(crate) fn search_area<B: BitSet>(
             if next.is_empty() {
                 break;
             }
-            let stones = (flood(next, own | next) & own) - visited;
+            let stones = (next.flood(own | next) & own) - visited;
             let layer = next | stones;
             visited |= layer;
             layers.push(layer);
@@ -45,7 +43,7 @@ pub(crate) fn search_area<B: BitSet>(
         for &layer in layers.iter().rev() {
             let mut x = (seeds & layer) | (on_path.dilate() & layer);
             loop {
-                let y = x | ((x & own).dilate() & layer) | (flood(x & own, own) & layer);
+                let y = x | ((x & own).dilate() & layer) | ((x & own).flood(own) & layer);
                 if y == x {
                     break;
                 }

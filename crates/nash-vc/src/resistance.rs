@@ -210,7 +210,7 @@ impl<B: BitSet> Resistance<B> {
         self.node_of[B::bit_of(Cell::edge(e1))] = 0;
         self.node_of[B::bit_of(Cell::edge(e2))] = 1;
         self.node_r.extend([0.0, 0.0]);
-        for bit in bits(empty | own) {
+        for bit in (empty | own).bits() {
             if self.node_of[bit] != NONE {
                 continue;
             }
@@ -219,7 +219,7 @@ impl<B: BitSet> Resistance<B> {
                 self.node_r.push(1.0);
                 continue;
             }
-            let group = geom.flood(B::from_bit(bit), own);
+            let group = B::from_bit(bit).flood(own);
             let (t1, t2) = (group.intersects(edge1), group.intersects(edge2));
             if t1 && t2 {
                 // The player has connected: no circuit to solve.
@@ -234,7 +234,7 @@ impl<B: BitSet> Resistance<B> {
                 self.node_r.push(0.0);
                 (self.node_r.len() - 1) as u16
             };
-            for b in bits(group) {
+            for b in group.bits() {
                 self.node_of[b] = id;
             }
         }
@@ -245,11 +245,11 @@ impl<B: BitSet> Resistance<B> {
         // cell.
         self.wires.clear();
         let opp = vc.stones(!color);
-        for x in bits(empty) {
+        for x in empty.bits() {
             let u = self.node_of[x];
             let mut seen = [NONE; 8];
             let mut len = 0;
-            for y in bits(geom.own_neighbours_of_bit(color, x) - opp) {
+            for y in (geom.own_neighbours_of_bit(color, x) - opp).bits() {
                 let v = self.node_of[y];
                 if v == NONE || v == u || (empty.has_bit(y) && y > x) || seen[..len].contains(&v) {
                     continue;
@@ -379,7 +379,7 @@ impl<B: BitSet> Resistance<B> {
             return;
         }
         self.resistance[ci] = 1.0 / current;
-        for x in bits(empty) {
+        for x in empty.bits() {
             let n = self.node_of[x] as usize;
             // The power of a unit-voltage circuit is its current.
             self.flow[ci][x] = (self.node_flow[n] / current).min(1.0);
@@ -440,16 +440,6 @@ fn substitute(l: &[f64], first: &[usize], m: usize, b: &mut [f64]) {
             b[k] -= row[k] * x;
         }
     }
-}
-
-/// The bit indices of a set, lowest first.
-fn bits<B: BitSet>(set: B) -> impl Iterator<Item = usize> {
-    let mut rest = set;
-    std::iter::from_fn(move || {
-        let b = rest.lowest_bit()?;
-        rest = rest.without_lowest();
-        Some(b)
-    })
 }
 
 #[cfg(test)]

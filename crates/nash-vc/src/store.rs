@@ -177,16 +177,6 @@ pub(crate) struct Store<B: BitSet> {
     config: HSearchConfig,
 }
 
-#[inline]
-fn bits_of<B: BitSet>(set: B) -> impl Iterator<Item = usize> {
-    let mut rest = set;
-    std::iter::from_fn(move || {
-        let b = rest.lowest_bit()?;
-        rest = rest.without_lowest();
-        Some(b)
-    })
-}
-
 /// The first block size of a list, and the cap it never needs to pass.
 const FIRST_BLOCK: u32 = 4;
 
@@ -566,10 +556,10 @@ impl<B: BitSet> Store<B> {
         self.reps = B::EMPTY;
         let mut rest = self.own;
         while let Some(first) = rest.lowest_bit() {
-            let g = flood(B::from_bit(first), self.own);
+            let g = B::from_bit(first).flood(self.own);
             rest -= g;
             self.reps |= B::from_bit(first);
-            for b in bits_of(g) {
+            for b in g.bits() {
                 self.rep_of.as_mut()[b] = first as u16;
             }
         }
@@ -583,23 +573,23 @@ impl<B: BitSet> Store<B> {
         self.name_groups();
         let own_edges = B::from_bit(self.edge_bits[0]) | B::from_bit(self.edge_bits[1]);
         // Trivial full connections (empty carrier) between adjacent ends.
-        for x in bits_of(self.empty) {
+        for x in self.empty.bits() {
             let nb = geom.neighbours_of_bit(x);
-            for y in bits_of(nb & self.empty) {
+            for y in (nb & self.empty).bits() {
                 if y > x {
                     self.add_full(x, y, B::EMPTY);
                 }
             }
-            for e in bits_of(nb & own_edges) {
+            for e in (nb & own_edges).bits() {
                 self.add_full(x, e, B::EMPTY);
             }
-            for s in bits_of(nb & self.own) {
+            for s in (nb & self.own).bits() {
                 let g = self.rep_of.as_ref()[s] as usize;
                 self.add_full(x, g, B::EMPTY);
             }
         }
-        for g in bits_of(self.reps) {
-            let group = flood(B::from_bit(g), self.own);
+        for g in self.reps.bits() {
+            let group = B::from_bit(g).flood(self.own);
             for e in 0..2 {
                 let edge = self.edge_bits[e];
                 if geom.neighbours_of_bit(edge).intersects(group) {
@@ -722,11 +712,11 @@ impl<B: BitSet> Store<B> {
         let sb = B::from_bit(s);
         self.empty = self.empty.without_bit(s);
         self.own |= sb;
-        let group = flood(sb, self.own);
+        let group = sb.flood(self.own);
         let g = group.lowest_bit().unwrap_or(s);
         let renamed = (self.reps & group) | sb;
         self.reps = (self.reps - renamed) | B::from_bit(g);
-        for b in bits_of(group) {
+        for b in group.bits() {
             self.rep_of.as_mut()[b] = g as u16;
         }
         self.pending.clear();
@@ -788,10 +778,10 @@ impl<B: BitSet> Store<B> {
         // by fill-in may land on a cell outside the previous ends).
         let own_edges = B::from_bit(self.edge_bits[0]) | B::from_bit(self.edge_bits[1]);
         let nb = geom.neighbours_of_bit(s);
-        for y in bits_of(nb & self.empty) {
+        for y in (nb & self.empty).bits() {
             self.add_full(g, y, B::EMPTY);
         }
-        for e in bits_of(nb & own_edges) {
+        for e in (nb & own_edges).bits() {
             self.add_full(g, e, B::EMPTY);
         }
         self.run();
@@ -1000,7 +990,7 @@ impl<B: BitSet> Store<B> {
                 let (im, io) = (self.id(m), self.id(o));
                 // Between adjacent ends every result is refused (see `and_with_fulls`).
                 let zs = self.semi_nbrs[im].without_bit(o) - carrier - self.adjacent[io];
-                for z in bits_of(zs) {
+                for z in zs.bits() {
                     let iz = self.id(z);
                     let span = self.lists[self.pair_of_ids(im, iz)].semis;
                     let q = self.pair_of_ids(io, iz);
@@ -1035,7 +1025,7 @@ impl<B: BitSet> Store<B> {
     fn and_with_fulls(&mut self, m: usize, o: usize, carrier: B, gives: AndGives<B>) -> bool {
         let (im, io) = (self.id(m), self.id(o));
         let zs = self.full_nbrs[im].without_bit(o) - carrier - self.adjacent[io];
-        for z in bits_of(zs) {
+        for z in zs.bits() {
             let iz = self.id(z);
             let span = self.lists[self.pair_of_ids(im, iz)].fulls;
             let q = self.pair_of_ids(io, iz);
@@ -1197,18 +1187,6 @@ fn push_minimal<B: BitSet>(out: &mut Vec<B>, u: B) {
     if !out.iter().any(|o| o.is_subset(u)) {
         out.retain(|o| !u.is_subset(*o));
         out.push(u);
-    }
-}
-
-/// The stones of `own` connected to `seed`.
-pub(crate) fn flood<B: BitSet>(seed: B, own: B) -> B {
-    let mut g = seed;
-    loop {
-        let next = (g.dilate() & own) | g;
-        if next == g {
-            return g;
-        }
-        g = next;
     }
 }
 
