@@ -22,7 +22,7 @@ mod error;
 pub mod heuristic;
 pub mod limits;
 pub mod protocol;
-mod sgf;
+pub mod sgf;
 
 pub use engine::{Engine, SolverParams, COMMANDS, DEFAULT_SIZE, GENMOVE_SOLVE_TIME};
 pub use error::HtpError;

@@ -86,6 +86,11 @@ fn a_session_over_pipes_survives_bad_input() {
         assert_eq!(ask(cmd), "= \n", "{cmd}");
     }
     assert_eq!(ask("play w b2"), "? the game is over: black has won\n");
+    std::fs::write(dir.join("late.sgf"), "(;SZ[2];B[a1];W[b1];B[a2];W[b2])").unwrap();
+    assert_eq!(
+        ask("loadsgf late.sgf"),
+        "? cannot load \"late.sgf\": sgf move 4 (white b2): the game is over: black has won\n"
+    );
     assert_eq!(ask("quit"), "= \n");
     let status = engine.child.wait().unwrap();
     assert!(status.success(), "nash htp exit status {status}");

@@ -129,6 +129,11 @@ fn bad_inputs_fail_with_one_line() {
         "move 3 (b2): the game is over: white resigned",
     );
     check_err(&["solve", "a1 b1 a2 resign", "-s", "2"], "move 4 (resign): the game is over");
+    let late = temp_file("late.sgf", "(;SZ[2];B[a1];W[b1];B[a2];W[b2])");
+    check_err(
+        &["show", late.to_str().unwrap(), "--move", "2"],
+        "late.sgf: sgf move 4 (white b2): the game is over: black has won",
+    );
     check_err(&["show", "a1", "--size", "0"], "invalid board size 0x0");
     check_err(&["show", "a1", "--size", "20"], "invalid board size 20x20");
     check_err(&["show", "a1", "--size", "7xq"], "invalid board size \"7xq\"");
