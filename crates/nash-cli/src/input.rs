@@ -213,7 +213,7 @@ fn looks_like_sgf(text: &str) -> bool {
 
 fn from_sgf(text: &str, upto: Option<usize>) -> anyhow::Result<Loaded> {
     let record = sgf::parse(text)?;
-    nash_htp::sgf::check_game_end(&record).map_err(anyhow::Error::msg)?;
+    nash_htp::sgf::check_game_end(&record)?;
     let pos = record.any_position(upto)?;
     Ok(Loaded { pos, source: Source::Sgf, properties: record.properties })
 }

@@ -379,19 +379,19 @@ impl Engine {
                     }
                     "threads" => {
                         let n = parse_number::<usize>(value)?;
-                        self.params.threads = limits::threads(n).map_err(bad)?;
+                        self.params.threads = limits::threads(n).map_err(|e| bad(e.to_string()))?;
                     }
                     "timelimit" => {
                         let secs = parse_number::<f64>(value)?;
                         self.params.time_limit = if secs == 0.0 {
                             None
                         } else {
-                            Some(limits::time_limit(secs).map_err(bad)?)
+                            Some(limits::time_limit(secs).map_err(|e| bad(e.to_string()))?)
                         };
                     }
                     "tt_mib" => {
                         let n = parse_number::<usize>(value)?;
-                        self.params.tt_mib = limits::tt_mib(n).map_err(bad)?;
+                        self.params.tt_mib = limits::tt_mib(n).map_err(|e| bad(e.to_string()))?;
                     }
                     "use_guifx" => {
                         // HexGui turns on Benzene's live display of the solver's bounds

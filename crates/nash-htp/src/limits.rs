@@ -34,31 +34,55 @@ pub fn max_tt_mib() -> usize {
     machine_memory_mib().unwrap_or(FALLBACK_MAX_TT_MIB).max(1)
 }
 
+/// A setting outside its accepted range. The message says what is accepted; the front end
+/// adds the value and the setting's name.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, thiserror::Error)]
+pub enum LimitError {
+    /// A thread count of 0 or more than [`MAX_THREADS`].
+    #[error("expected 1 to {} threads", MAX_THREADS)]
+    Threads,
+    /// A memory limit of 0 MiB.
+    #[error("expected 1 to {max} MiB")]
+    NoMemory {
+        /// The largest limit accepted.
+        max: usize,
+    },
+    /// A memory limit beyond the machine's memory.
+    #[error("more than this machine's memory; expected 1 to {max} MiB")]
+    MoreThanTheMachine {
+        /// The largest limit accepted.
+        max: usize,
+    },
+    /// A time limit that is not a positive finite number up to [`MAX_TIME_LIMIT_SECS`].
+    #[error("expected a positive number of seconds up to {:.0}", MAX_TIME_LIMIT_SECS)]
+    TimeLimit,
+}
+
 /// Checks a worker thread count: 1 to [`MAX_THREADS`].
-pub fn threads(n: usize) -> Result<usize, String> {
+pub fn threads(n: usize) -> Result<usize, LimitError> {
     if (1..=MAX_THREADS).contains(&n) {
         Ok(n)
     } else {
-        Err(format!("expected 1 to {MAX_THREADS} threads"))
+        Err(LimitError::Threads)
     }
 }
 
 /// Checks a memory limit in MiB: at least 1, at most the machine's memory.
-pub fn tt_mib(n: usize) -> Result<usize, String> {
+pub fn tt_mib(n: usize) -> Result<usize, LimitError> {
     let max = max_tt_mib();
     match n {
-        0 => Err(format!("expected 1 to {max} MiB")),
-        n if n > max => Err(format!("more than this machine's memory; expected 1 to {max} MiB")),
+        0 => Err(LimitError::NoMemory { max }),
+        n if n > max => Err(LimitError::MoreThanTheMachine { max }),
         n => Ok(n),
     }
 }
 
 /// Checks a time limit in seconds: a positive finite number up to [`MAX_TIME_LIMIT_SECS`].
-pub fn time_limit(secs: f64) -> Result<Duration, String> {
+pub fn time_limit(secs: f64) -> Result<Duration, LimitError> {
     if secs.is_finite() && secs > 0.0 && secs <= MAX_TIME_LIMIT_SECS {
         Ok(Duration::from_secs_f64(secs))
     } else {
-        Err(format!("expected a positive number of seconds up to {MAX_TIME_LIMIT_SECS:.0}"))
+        Err(LimitError::TimeLimit)
     }
 }
 

@@ -2,33 +2,70 @@
 //! record is one game (no move after its end), shared with `nash`.
 
 use nash_board::sgf::GameRecord;
-use nash_board::{sgf, with_position, AnyPosition, Color, Move};
+use nash_board::{sgf, with_position, AnyPosition, Color, Move, SgfError};
 
 /// The position of the game in `text` just before move `move_number` (numbered from 1) is
 /// played, as GTP's `loadsgf` defines it; the final position when `None`.
 pub(crate) fn load(text: &str, move_number: Option<usize>) -> Result<AnyPosition, String> {
     let record = sgf::parse(text).map_err(|e| e.to_string())?;
-    check_game_end(&record)?;
+    check_game_end(&record).map_err(|e| e.to_string())?;
     record.any_position(move_number.map(|n| n.saturating_sub(1))).map_err(|e| e.to_string())
 }
 
+/// How a game ended.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum GameEnd {
+    /// This player connected their edges.
+    Won(Color),
+    /// This player resigned.
+    Resigned(Color),
+}
+
+impl std::fmt::Display for GameEnd {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            GameEnd::Won(c) => write!(f, "{c} has won"),
+            GameEnd::Resigned(c) => write!(f, "{c} resigned"),
+        }
+    }
+}
+
+/// A game record that is not one game.
+#[derive(Clone, PartialEq, Eq, Debug, thiserror::Error)]
+pub enum GameRecordError {
+    /// The record cannot be replayed.
+    #[error(transparent)]
+    Replay(#[from] SgfError),
+    /// A move comes after the end of the game.
+    #[error("sgf move {number} ({color} {mv}): the game is over: {end}")]
+    AfterTheEnd {
+        /// The move's number, from 1.
+        number: usize,
+        /// Who played it.
+        color: Color,
+        /// The move.
+        mv: Move,
+        /// How the game had ended.
+        end: GameEnd,
+    },
+}
+
 /// Checks that no move of `record` comes after the end of the game (a player connected, or a
-/// `resign`); the error names the first such move, as `sgf move 5 (black c3): the game is
-/// over: white has won`. A record that cannot be replayed gives the replay's error.
-pub fn check_game_end(record: &GameRecord) -> Result<(), String> {
+/// `resign`), naming the first such move.
+pub fn check_game_end(record: &GameRecord) -> Result<(), GameRecordError> {
     let mut resigned: Option<Color> = None;
     for (k, &(color, mv)) in record.moves.iter().enumerate() {
         let end = match resigned {
-            Some(loser) => Some(format!("{loser} resigned")),
+            Some(loser) => Some(GameEnd::Resigned(loser)),
             // Replaying the first k moves (and the setup between them) as the record says.
             None if k > 0 => {
-                let pos = record.any_position(Some(k)).map_err(|e| e.to_string())?;
-                with_position!(&pos, p => p.winner()).map(|w| format!("{w} has won"))
+                let pos = record.any_position(Some(k))?;
+                with_position!(&pos, p => p.winner()).map(GameEnd::Won)
             }
             None => None,
         };
         if let Some(end) = end {
-            return Err(format!("sgf move {} ({color} {mv}): the game is over: {end}", k + 1));
+            return Err(GameRecordError::AfterTheEnd { number: k + 1, color, mv, end });
         }
         if mv == Move::Resign {
             resigned = Some(color);
@@ -42,7 +79,7 @@ mod tests {
     use super::*;
 
     fn check(text: &str) -> Result<(), String> {
-        check_game_end(&sgf::parse(text).expect("sgf"))
+        check_game_end(&sgf::parse(text).expect("sgf")).map_err(|e| e.to_string())
     }
 
     #[test]
