@@ -8,6 +8,10 @@
 //!
 //! Layout: a cell in column `c` and row `r` is bit `r * STRIDE + c`; the edges follow the cell
 //! area at bits `STRIDE²` (north), `+1` (south), `+2` (west) and `+3` (east).
+//!
+//! This file holds the [`BitSet`] trait, its iterators and what every width shares (operators,
+//! `Debug`, the `bitboard!` literal); `bitboard/scalar.rs` holds the single-integer widths and
+//! `bitboard/wide.rs` the multi-word one.
 
 use std::fmt;
 use std::hash::Hash;
@@ -21,10 +25,28 @@ use crate::cell::{Cell, Edge};
 use crate::cell_list::CellList;
 use crate::geometry::Geometry;
 
+mod scalar;
+mod wide;
+
+pub use scalar::{Bitboard, TinyBitboard};
+pub use wide::WideBitboard;
+
+mod sealed {
+    /// The private supertrait that seals [`BitSet`](super::BitSet).
+    pub trait Sealed {}
+}
+
 /// Operations shared by the bitboard widths. Everything above the board crate is generic over
 /// this trait.
+///
+/// The trait is sealed: only [`Bitboard`], [`TinyBitboard`] and [`WideBitboard`] implement it.
+/// Code above relies on every implementation, and its [`BitSet::Table`], being plain integers
+/// with no padding and no pointers, for which all-zero bytes are a valid value (the empty set,
+/// or a table of zeros): the solvers' transposition table allocates zeroed memory and reads
+/// carriers from it without writing them first. A new width must keep that true.
 pub trait BitSet:
-    Copy
+    sealed::Sealed
+    + Copy
     + Eq
     + Ord
     + Hash
@@ -328,8 +350,12 @@ fn literal<B: BitSet>(bits: B, f: &mut fmt::Formatter<'_>) -> fmt::Result {
     write!(f, "bitboard![{}]", CellList(bits))
 }
 
+/// The operator, iterator and `Debug` implementations every width shares, in terms of its
+/// inherent `const` set operations.
 macro_rules! common_impls {
     ($t:ident) => {
+        impl $crate::bitboard::sealed::Sealed for $t {}
+
         impl BitAnd for $t {
             type Output = $t;
             #[inline]
@@ -426,444 +452,4 @@ macro_rules! common_impls {
     };
 }
 
-/// A bitboard in one machine integer: the set type, its inherent `const` set operations, its
-/// [`BitSet`] implementation and the shared operator implementations, for a given integer,
-/// stride and `u16` table length (at least the stride squared plus the four edges).
-macro_rules! scalar_bitboard {
-    ($(#[$doc:meta])* $t:ident, $int:ty, $stride:expr, $table:expr, $geoms:ident) => {
-        $(#[$doc])*
-        #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
-        pub struct $t(pub $int);
-
-        impl $t {
-            const STRIDE: usize = $stride;
-            const MASK: $int = <$int>::MAX >> (<$int>::BITS as usize - ($stride * $stride + 4));
-
-            const fn column(col: usize) -> $int {
-                let mut m: $int = 0;
-                let mut r = 0;
-                while r < $stride {
-                    m |= 1 << (r * $stride + col);
-                    r += 1;
-                }
-                m
-            }
-
-            /// The empty set.
-            pub const EMPTY: $t = $t(0);
-
-            /// The set holding only `cell`, which must fit the layout.
-            #[inline]
-            pub const fn single(cell: Cell) -> $t {
-                let bit = match cell.as_edge() {
-                    Some(e) => $t::STRIDE * $t::STRIDE + e as usize,
-                    None => cell.row() as usize * $t::STRIDE + cell.col() as usize,
-                };
-                $t(1 << bit)
-            }
-
-            /// Whether `cell` is in the set.
-            #[inline]
-            pub const fn contains(self, cell: Cell) -> bool {
-                self.0 & $t::single(cell).0 != 0
-            }
-
-            /// The set with `cell` added.
-            #[inline]
-            #[must_use]
-            pub const fn with(self, cell: Cell) -> $t {
-                $t(self.0 | $t::single(cell).0)
-            }
-
-            /// The set with `cell` removed.
-            #[inline]
-            #[must_use]
-            pub const fn without(self, cell: Cell) -> $t {
-                $t(self.0 & !$t::single(cell).0)
-            }
-
-            /// `self ∪ other`.
-            #[inline]
-            pub const fn union(self, other: $t) -> $t {
-                $t(self.0 | other.0)
-            }
-
-            /// `self ∩ other`.
-            #[inline]
-            pub const fn intersection(self, other: $t) -> $t {
-                $t(self.0 & other.0)
-            }
-
-            /// `self \ other`.
-            #[inline]
-            pub const fn difference(self, other: $t) -> $t {
-                $t(self.0 & !other.0)
-            }
-
-            /// Elements in exactly one of the sets.
-            #[inline]
-            pub const fn symmetric_difference(self, other: $t) -> $t {
-                $t(self.0 ^ other.0)
-            }
-
-            /// Every cell and edge of the layout not in `self`.
-            #[inline]
-            pub const fn complement(self) -> $t {
-                $t(!self.0 & $t::MASK)
-            }
-
-            /// The number of elements.
-            #[inline]
-            pub const fn len(self) -> usize {
-                self.0.count_ones() as usize
-            }
-
-            /// Whether the set is empty.
-            #[inline]
-            pub const fn is_empty(self) -> bool {
-                self.0 == 0
-            }
-
-            /// Whether every element of `self` is in `other`.
-            #[inline]
-            pub const fn is_subset(self, other: $t) -> bool {
-                self.0 & !other.0 == 0
-            }
-
-            /// Whether the sets share an element.
-            #[inline]
-            pub const fn intersects(self, other: $t) -> bool {
-                self.0 & other.0 != 0
-            }
-        }
-
-        static $geoms: [OnceLock<Geometry<$t>>; $stride * $stride] =
-            [const { OnceLock::new() }; $stride * $stride];
-
-        impl BitSet for $t {
-            const STRIDE: usize = $stride;
-            const EMPTY: $t = $t(0);
-            const AREA: $t = $t((1 << ($stride * $stride)) - 1);
-            const EDGES: $t = $t(0xf << ($stride * $stride));
-            const FIRST_COLUMN: $t = $t($t::column(0));
-            const LAST_COLUMN: $t = $t($t::column($stride - 1));
-            type Table = [u16; $table];
-            const ZERO_TABLE: [u16; $table] = [0; $table];
-
-            #[inline]
-            fn from_bit(bit: usize) -> $t {
-                $t(1 << bit)
-            }
-            #[inline]
-            fn has_bit(self, bit: usize) -> bool {
-                self.0 >> bit & 1 != 0
-            }
-            #[inline]
-            fn lowest_bit(self) -> Option<usize> {
-                if self.0 == 0 {
-                    None
-                } else {
-                    Some(self.0.trailing_zeros() as usize)
-                }
-            }
-            #[inline]
-            fn without_lowest(self) -> $t {
-                $t(self.0 & self.0.wrapping_sub(1))
-            }
-            #[inline]
-            fn len(self) -> usize {
-                self.0.count_ones() as usize
-            }
-            #[inline]
-            fn shl(self, n: u32) -> $t {
-                $t((self.0 << n) & $t::MASK)
-            }
-            #[inline]
-            fn shr(self, n: u32) -> $t {
-                $t(self.0 >> n)
-            }
-            fn geometries() -> &'static [OnceLock<Geometry<$t>>] {
-                &$geoms
-            }
-        }
-
-        common_impls!($t);
-    };
-}
-
-scalar_bitboard!(
-    /// A set of cells and edges on boards up to 11×11, in one `u128`.
-    Bitboard,
-    u128,
-    11,
-    128,
-    SMALL_GEOMETRIES
-);
-
-scalar_bitboard!(
-    /// A set of cells and edges on boards up to 7×7, in one `u64`: half the memory of a
-    /// [`Bitboard`] per set, which the solvers use on the small boards (connection carriers
-    /// fill most of their memory traffic).
-    TinyBitboard,
-    u64,
-    7,
-    64,
-    TINY_GEOMETRIES
-);
-
-const WIDE_STRIDE: usize = 19;
-const WIDE_WORDS: usize = 6;
-const WIDE_BITS: usize = WIDE_STRIDE * WIDE_STRIDE + 4;
-
-/// A set of cells and edges on boards up to 19×19, in six `u64` words.
-#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
-pub struct WideBitboard(pub [u64; WIDE_WORDS]);
-
-const fn wide_mask_upto(n: usize) -> [u64; WIDE_WORDS] {
-    let mut w = [0u64; WIDE_WORDS];
-    let mut i = 0;
-    while i < n {
-        w[i / 64] |= 1 << (i % 64);
-        i += 1;
-    }
-    w
-}
-
-const fn wide_column(col: usize) -> [u64; WIDE_WORDS] {
-    let mut w = [0u64; WIDE_WORDS];
-    let mut r = 0;
-    while r < WIDE_STRIDE {
-        let i = r * WIDE_STRIDE + col;
-        w[i / 64] |= 1 << (i % 64);
-        r += 1;
-    }
-    w
-}
-
-const WIDE_MASK: [u64; WIDE_WORDS] = wide_mask_upto(WIDE_BITS);
-
-impl WideBitboard {
-    /// The empty set.
-    pub const EMPTY: WideBitboard = WideBitboard([0; WIDE_WORDS]);
-
-    const fn bit(cell: Cell) -> usize {
-        match cell.as_edge() {
-            Some(e) => WIDE_STRIDE * WIDE_STRIDE + e as usize,
-            None => cell.row() as usize * WIDE_STRIDE + cell.col() as usize,
-        }
-    }
-
-    /// The set holding only `cell`, which must fit a 19×19 layout.
-    #[inline]
-    pub const fn single(cell: Cell) -> WideBitboard {
-        let bit = WideBitboard::bit(cell);
-        let mut w = [0u64; WIDE_WORDS];
-        w[bit / 64] = 1 << (bit % 64);
-        WideBitboard(w)
-    }
-
-    /// Whether `cell` is in the set.
-    #[inline]
-    pub const fn contains(self, cell: Cell) -> bool {
-        let bit = WideBitboard::bit(cell);
-        self.0[bit / 64] >> (bit % 64) & 1 != 0
-    }
-
-    /// The set with `cell` added.
-    #[inline]
-    #[must_use]
-    pub const fn with(self, cell: Cell) -> WideBitboard {
-        self.union(WideBitboard::single(cell))
-    }
-
-    /// The set with `cell` removed.
-    #[inline]
-    #[must_use]
-    pub const fn without(self, cell: Cell) -> WideBitboard {
-        self.difference(WideBitboard::single(cell))
-    }
-
-    /// `self ∪ other`.
-    #[inline]
-    pub const fn union(self, other: WideBitboard) -> WideBitboard {
-        let mut w = self.0;
-        let mut i = 0;
-        while i < WIDE_WORDS {
-            w[i] |= other.0[i];
-            i += 1;
-        }
-        WideBitboard(w)
-    }
-
-    /// `self ∩ other`.
-    #[inline]
-    pub const fn intersection(self, other: WideBitboard) -> WideBitboard {
-        let mut w = self.0;
-        let mut i = 0;
-        while i < WIDE_WORDS {
-            w[i] &= other.0[i];
-            i += 1;
-        }
-        WideBitboard(w)
-    }
-
-    /// `self \ other`.
-    #[inline]
-    pub const fn difference(self, other: WideBitboard) -> WideBitboard {
-        let mut w = self.0;
-        let mut i = 0;
-        while i < WIDE_WORDS {
-            w[i] &= !other.0[i];
-            i += 1;
-        }
-        WideBitboard(w)
-    }
-
-    /// Elements in exactly one of the sets.
-    #[inline]
-    pub const fn symmetric_difference(self, other: WideBitboard) -> WideBitboard {
-        let mut w = self.0;
-        let mut i = 0;
-        while i < WIDE_WORDS {
-            w[i] ^= other.0[i];
-            i += 1;
-        }
-        WideBitboard(w)
-    }
-
-    /// Every cell and edge of the layout not in `self`.
-    #[inline]
-    pub const fn complement(self) -> WideBitboard {
-        let mut w = self.0;
-        let mut i = 0;
-        while i < WIDE_WORDS {
-            w[i] = !w[i] & WIDE_MASK[i];
-            i += 1;
-        }
-        WideBitboard(w)
-    }
-
-    /// The number of elements.
-    #[inline]
-    pub const fn len(self) -> usize {
-        let mut n = 0;
-        let mut i = 0;
-        while i < WIDE_WORDS {
-            n += self.0[i].count_ones() as usize;
-            i += 1;
-        }
-        n
-    }
-
-    /// Whether the set is empty.
-    #[inline]
-    pub const fn is_empty(self) -> bool {
-        let mut i = 0;
-        while i < WIDE_WORDS {
-            if self.0[i] != 0 {
-                return false;
-            }
-            i += 1;
-        }
-        true
-    }
-
-    /// Whether every element of `self` is in `other`.
-    #[inline]
-    pub const fn is_subset(self, other: WideBitboard) -> bool {
-        self.difference(other).is_empty()
-    }
-
-    /// Whether the sets share an element.
-    #[inline]
-    pub const fn intersects(self, other: WideBitboard) -> bool {
-        !self.intersection(other).is_empty()
-    }
-}
-
-static WIDE_GEOMETRIES: [OnceLock<Geometry<WideBitboard>>; WIDE_STRIDE * WIDE_STRIDE] =
-    [const { OnceLock::new() }; WIDE_STRIDE * WIDE_STRIDE];
-
-impl BitSet for WideBitboard {
-    const STRIDE: usize = WIDE_STRIDE;
-    const EMPTY: WideBitboard = WideBitboard([0; WIDE_WORDS]);
-    const AREA: WideBitboard = WideBitboard(wide_mask_upto(WIDE_STRIDE * WIDE_STRIDE));
-    const EDGES: WideBitboard = WideBitboard(wide_mask_upto(WIDE_BITS))
-        .difference(WideBitboard(wide_mask_upto(WIDE_STRIDE * WIDE_STRIDE)));
-    const FIRST_COLUMN: WideBitboard = WideBitboard(wide_column(0));
-    const LAST_COLUMN: WideBitboard = WideBitboard(wide_column(WIDE_STRIDE - 1));
-    type Table = [u16; WIDE_BITS];
-    const ZERO_TABLE: [u16; WIDE_BITS] = [0; WIDE_BITS];
-
-    #[inline]
-    fn from_bit(bit: usize) -> WideBitboard {
-        let mut w = [0u64; WIDE_WORDS];
-        w[bit / 64] = 1 << (bit % 64);
-        WideBitboard(w)
-    }
-    #[inline]
-    fn has_bit(self, bit: usize) -> bool {
-        self.0[bit / 64] >> (bit % 64) & 1 != 0
-    }
-    #[inline]
-    fn set_bit(&mut self, bit: usize) {
-        self.0[bit / 64] |= 1 << (bit % 64);
-    }
-    #[inline]
-    fn toggle_bit(&mut self, bit: usize) {
-        self.0[bit / 64] ^= 1 << (bit % 64);
-    }
-    #[inline]
-    fn lowest_bit(self) -> Option<usize> {
-        self.0
-            .iter()
-            .enumerate()
-            .find(|(_, w)| **w != 0)
-            .map(|(i, w)| i * 64 + w.trailing_zeros() as usize)
-    }
-    #[inline]
-    fn without_lowest(mut self) -> WideBitboard {
-        if let Some(w) = self.0.iter_mut().find(|w| **w != 0) {
-            *w &= *w - 1;
-        }
-        self
-    }
-    #[inline]
-    fn len(self) -> usize {
-        WideBitboard::len(self)
-    }
-    #[inline]
-    fn shl(self, n: u32) -> WideBitboard {
-        let (words, bits) = ((n / 64) as usize, n % 64);
-        let mut out = [0u64; WIDE_WORDS];
-        for i in (words..WIDE_WORDS).rev() {
-            let src = i - words;
-            let mut v = self.0[src] << bits;
-            if bits != 0 && src > 0 {
-                v |= self.0[src - 1] >> (64 - bits);
-            }
-            out[i] = v & WIDE_MASK[i];
-        }
-        WideBitboard(out)
-    }
-    #[inline]
-    #[allow(clippy::needless_range_loop)] // two words are read per output word
-    fn shr(self, n: u32) -> WideBitboard {
-        let (words, bits) = ((n / 64) as usize, n % 64);
-        let mut out = [0u64; WIDE_WORDS];
-        for i in 0..WIDE_WORDS.saturating_sub(words) {
-            let src = i + words;
-            let mut v = self.0[src] >> bits;
-            if bits != 0 && src + 1 < WIDE_WORDS {
-                v |= self.0[src + 1] << (64 - bits);
-            }
-            out[i] = v;
-        }
-        WideBitboard(out)
-    }
-    fn geometries() -> &'static [OnceLock<Geometry<WideBitboard>>] {
-        &WIDE_GEOMETRIES
-    }
-}
-
-common_impls!(WideBitboard);
+pub(crate) use common_impls;

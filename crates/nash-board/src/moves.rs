@@ -120,9 +120,25 @@ pub struct MoveListError {
 
 impl MoveList {
     /// Plays every move in order, alternating colours as the moves themselves dictate.
+    ///
+    /// The list is one game: `resign` ends it without changing the position, and a move after
+    /// a win ([`PlayError::GameOver`]) or after `resign` ([`PlayError::AfterResign`]) is refused
+    /// with its number, like any move that cannot be played.
     pub fn play_on<B: BitSet>(&self, pos: &mut Position<B>) -> Result<(), MoveListError> {
+        let mut resigned = None;
         for (i, &mv) in self.0.iter().enumerate() {
-            pos.apply(mv).map_err(|reason| MoveListError { number: i + 1, mv, reason })?;
+            let fail = |reason| MoveListError { number: i + 1, mv, reason };
+            if let Some(winner) = pos.winner() {
+                return Err(fail(PlayError::GameOver(winner)));
+            }
+            if let Some(loser) = resigned {
+                return Err(fail(PlayError::AfterResign(loser)));
+            }
+            if mv == Move::Resign {
+                resigned = Some(pos.to_move());
+                continue;
+            }
+            pos.apply(mv).map_err(fail)?;
         }
         Ok(())
     }

@@ -28,6 +28,12 @@ pub enum PlayError {
     /// Resigning ends a game but does not change a position.
     #[error("resign does not change the position")]
     Resign,
+    /// A move of a game record after this player connected their edges.
+    #[error("the game is over: {0} has won")]
+    GameOver(Color),
+    /// A move of a game record after this player resigned.
+    #[error("the game is over: {0} resigned")]
+    AfterResign(Color),
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]

@@ -144,7 +144,9 @@ impl GameRecord {
     /// The position after the first `upto` moves (all of them when `None`, or when `upto` is
     /// larger than the number of moves). Setup nodes that come before the next move are
     /// applied. Moves are played as [`Position::apply_as`] plays them, so the side to move is
-    /// the opponent of the last mover unless a `PL` says otherwise; `resign` changes nothing.
+    /// the opponent of the last mover unless a `PL` says otherwise; `resign` changes nothing
+    /// but ends the game. A move after a win or a resignation is an [`SgfError::Move`] naming
+    /// it ([`PlayError::GameOver`], [`PlayError::AfterResign`]).
     pub fn position<B: BitSet>(&self, upto: Option<usize>) -> Result<Position<B>, SgfError> {
         let size = || format!("{}:{}", self.cols, self.rows);
         let mut pos = Position::<B>::new(self.cols, self.rows)
@@ -158,6 +160,7 @@ impl GameRecord {
         }
         let upto = upto.unwrap_or(self.moves.len()).min(self.moves.len());
         let mut edits = self.edits.iter().peekable();
+        let mut resigned = None;
         for number in 0..=upto {
             while let Some(&(_, edit)) = edits.next_if(|(after, _)| *after <= number) {
                 match edit {
@@ -176,15 +179,18 @@ impl GameRecord {
                 break;
             }
             let (color, mv) = self.moves[number];
+            let fail = |reason| SgfError::Move { number: number + 1, color, mv, reason };
+            if let Some(winner) = pos.winner() {
+                return Err(fail(PlayError::GameOver(winner)));
+            }
+            if let Some(loser) = resigned {
+                return Err(fail(PlayError::AfterResign(loser)));
+            }
             if mv == Move::Resign {
+                resigned = Some(color);
                 continue;
             }
-            pos.apply_as(color, mv).map_err(|reason| SgfError::Move {
-                number: number + 1,
-                color,
-                mv,
-                reason,
-            })?;
+            pos.apply_as(color, mv).map_err(fail)?;
         }
         Ok(pos)
     }
@@ -216,9 +222,11 @@ impl GameRecord {
         while base.undo() {}
         let moves = pos.history();
         let mut replay = base.clone();
-        let replays = moves.iter().all(|&(c, m)| replay.apply_as(c, m).is_ok())
-            && replay.black() == pos.black()
-            && replay.white() == pos.white();
+        // A history that goes on after a win would not read back: write it as setup instead.
+        let replays =
+            moves.iter().all(|&(c, m)| replay.winner().is_none() && replay.apply_as(c, m).is_ok())
+                && replay.black() == pos.black()
+                && replay.white() == pos.white();
         let (setup_from, moves) = if replays { (&base, moves) } else { (pos, Vec::new()) };
         for color in Color::ALL {
             rec.setup.extend(setup_from.stones(color).iter().map(|c| (color, c)));

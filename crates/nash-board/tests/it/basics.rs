@@ -59,6 +59,30 @@ fn white_wins_left_to_right() {
 }
 
 #[test]
+fn a_move_list_is_one_game() {
+    let play = |moves: &str| {
+        let mut p = SmallPosition::square(2).unwrap();
+        moves.parse::<MoveList>().unwrap().play_on(&mut p).map(|()| p).map_err(|e| e.to_string())
+    };
+    // Black's a1 a2 wins at move 3.
+    assert_eq!(play("a1 b1 a2").unwrap().winner(), Some(Color::Black));
+    assert_eq!(play("a1 b1 a2 b2").unwrap_err(), "move 4 (b2): the game is over: black has won");
+    assert_eq!(
+        play("a1 b1 a2 resign").unwrap_err(),
+        "move 4 (resign): the game is over: black has won"
+    );
+    // `resign` ends the game and leaves the position.
+    let p = play("a1 resign").unwrap();
+    assert_eq!((p.black().len(), p.to_move()), (1, Color::White));
+    assert!(play("resign").unwrap().occupied().is_empty());
+    assert_eq!(play("a1 resign b2").unwrap_err(), "move 3 (b2): the game is over: white resigned");
+    assert_eq!(
+        play("resign resign").unwrap_err(),
+        "move 2 (resign): the game is over: black resigned"
+    );
+}
+
+#[test]
 fn undo_restores_hash() {
     let mut p = SmallPosition::square(6).unwrap();
     let h0 = p.hash();

@@ -165,6 +165,25 @@ fn malformed_files() {
     check("(;SZ[3];B[a1];SZ[4])", "error: sgf property SZ[4]: only allowed in the root node");
 }
 
+#[test]
+fn a_finished_game_takes_no_more_moves() {
+    // Black's a1 a2 joins north and south of the 2x2 board at move 3.
+    let won = "(;GM[11]SZ[2];B[a1];W[b1];B[a2];W[b2])";
+    check(won, "error: sgf move 4 (white b2): the game is over: black has won");
+    assert_eq!(load(won, Some(3)), "2x2 B[a1,a2] W[b1] white to move");
+    let resigned = "(;GM[11]SZ[3];B[a1];W[resign];B[b2])";
+    check(resigned, "error: sgf move 3 (black b2): the game is over: white resigned");
+    assert_eq!(load(resigned, Some(2)), "3x3 B[a1] W[] white to move");
+    // A position played on after its win is written as setup, which reads back.
+    let mut pos = Position::<Bitboard>::square(2).unwrap();
+    for m in ["a1", "b1", "a2", "b2"] {
+        pos.play(m.parse().unwrap()).unwrap();
+    }
+    let rec = GameRecord::from_position(&pos);
+    assert!(rec.moves.is_empty());
+    assert_eq!(rec.position::<Bitboard>(None).unwrap(), pos);
+}
+
 /// A random game, possibly with setup stones, a swap, passes and explicit colours.
 fn random_game<B: BitSet>(cols: usize, rows: usize, rng: &mut SmallRng) -> Position<B> {
     let mut pos = Position::<B>::new(cols, rows).unwrap();
@@ -179,6 +198,10 @@ fn random_game<B: BitSet>(cols: usize, rows: usize, rng: &mut SmallRng) -> Posit
     }
     let moves = rng.gen_range(0..cols * rows + 2);
     for i in 0..moves {
+        // A record ends at the win.
+        if pos.winner().is_some() {
+            break;
+        }
         if i == 1 && rng.gen_bool(0.5) {
             let swap = if rng.gen_bool(0.5) { Move::SwapPieces } else { Move::SwapSides };
             if pos.apply(swap).is_ok() {
