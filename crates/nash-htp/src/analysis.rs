@@ -6,12 +6,12 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{mpsc, Arc};
 use std::time::Duration;
 
-use nash_board::{BitSet, Cell, Color, Move, Position};
+use nash_board::{BitSet, Cell, CellList, Color, Move, Position};
 use nash_patterns::{Analysis, Ice};
 use nash_search::{solve, Outcome, SolverConfig, SolverTable, StopReason};
 use nash_vc::{HSearchConfig, VcBuilder};
 
-use crate::engine::{cell_list, with_to_move};
+use crate::engine::with_to_move;
 use crate::{heuristic, HtpError};
 
 /// Which inferior cells an analysis command shows.
@@ -57,7 +57,7 @@ pub(crate) fn find_winning<B: BitSet>(
     let p = with_to_move(pos, color);
     if let Some(w) = p.winner() {
         // A finished game: every move keeps the winner's win, none saves the loser.
-        return Ok(if w == color { cell_list(p.empty_cells()) } else { String::new() });
+        return Ok(if w == color { CellList(p.empty_cells()).to_string() } else { String::new() });
     }
     let w = table.winning_moves(&p, cfg);
     if !w.unknown.is_empty() {
@@ -65,9 +65,12 @@ pub(crate) fn find_winning<B: BitSet>(
             Some(_) => "time limit reached",
             None => "node limit reached",
         };
-        return Err(HtpError::Undecided { reason: reason.to_owned(), cells: cell_list(w.unknown) });
+        return Err(HtpError::Undecided {
+            reason: reason.to_owned(),
+            cells: CellList(w.unknown).to_string(),
+        });
     }
-    Ok(cell_list(w.winning))
+    Ok(CellList(w.winning).to_string())
 }
 
 /// The largest board (in cells) on which `genmove` asks the solver and H-search: beyond 11×11

@@ -5,7 +5,7 @@ use std::panic::{self, AssertUnwindSafe};
 use std::time::Duration;
 
 use nash_board::{
-    with_position, AnyPosition, BitSet, Bitboard, Cell, Color, Move, Position, WideBitboard,
+    with_position, AnyPosition, BitSet, Bitboard, CellList, Color, Move, Position, WideBitboard,
 };
 use nash_search::{Parallel, SolverConfig, SolverKind, SolverTable, StopReason};
 
@@ -233,7 +233,7 @@ impl Engine {
                     c.parse::<Color>()?;
                 }
                 Ok(with_position!(&self.pos, p => {
-                    if p.winner().is_some() { String::new() } else { cell_list(p.empty_cells()) }
+                    if p.winner().is_some() { String::new() } else { CellList(p.empty_cells()).to_string() }
                 }))
             }
             "final_score" => {
@@ -441,11 +441,6 @@ impl Engine {
         };
         Ok(winner.map_or_else(|reason| format!("unknown ({reason})"), |c| c.to_string()))
     }
-}
-
-/// Space-separated cell names, in board order.
-pub(crate) fn cell_list<B: BitSet>(set: B) -> String {
-    set.iter().map(|c: Cell| c.to_string()).collect::<Vec<_>>().join(" ")
 }
 
 /// A copy of `pos` with `color` to move.

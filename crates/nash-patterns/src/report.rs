@@ -1,6 +1,6 @@
 //! A serializable account of an analysis, for `nash ica --json` and other tools.
 
-use nash_board::{BitSet, Cell, Color};
+use nash_board::{BitSet, Cell, CellList, Color};
 use serde::Serialize;
 
 use crate::ice::{Analysis, Ice};
@@ -38,10 +38,6 @@ pub struct Report {
     pub passes: u32,
 }
 
-fn names<B: BitSet>(set: B) -> Vec<String> {
-    set.iter().map(|c| c.to_string()).collect()
-}
-
 impl Report {
     /// Describes an analysis made by `ice`.
     pub fn new<B: BitSet>(ice: &Ice<B>, a: &Analysis<B>) -> Report {
@@ -69,9 +65,9 @@ impl Report {
         Report {
             to_move: a.to_move.to_string(),
             winner: a.winner.map(|c: Color| c.to_string()),
-            fill_black: names(a.fill[0]),
-            fill_white: names(a.fill[1]),
-            candidates: names(a.candidates),
+            fill_black: CellList(a.fill[0]).names(),
+            fill_white: CellList(a.fill[1]).names(),
+            candidates: CellList(a.candidates).names(),
             findings,
             passes: a.passes,
         }

@@ -444,7 +444,7 @@ fn substitute(l: &[f64], first: &[usize], m: usize, b: &mut [f64]) {
 
 #[cfg(test)]
 mod tests {
-    use nash_board::{Position, SmallPosition, Symmetry, WidePosition};
+    use nash_board::{CellList, Position, SmallPosition, Symmetry, WidePosition};
     use rand::rngs::SmallRng;
     use rand::{Rng, SeedableRng};
 
@@ -462,7 +462,7 @@ mod tests {
     ) -> SmallPosition {
         let mut pos = SmallPosition::new(cols, rows).unwrap();
         for (color, list) in [(Color::Black, black), (Color::White, white)] {
-            let set = list.split_whitespace().map(|c| c.parse::<Cell>().unwrap()).collect();
+            let set = list.parse::<CellList<_>>().unwrap().0;
             pos.setup(color, set);
         }
         pos.set_to_move(to_move);

@@ -3,7 +3,7 @@
 use std::time::Duration;
 
 use nash_board::svg::{Overlay, Picture, Style};
-use nash_board::{BitSet, Position};
+use nash_board::{BitSet, CellList, Position};
 use nash_board::{Cell, Color};
 use nash_cli::progress::{Display, Watch};
 use nash_search::{
@@ -206,9 +206,9 @@ impl Report {
         let to_move = p.to_move();
         let (result, mv, carrier, reason) = match &r.outcome {
             Outcome::Win { winning_move, carrier } => {
-                ("win", winning_move.map(|c| c.to_string()), Some(names(*carrier)), None)
+                ("win", winning_move.map(|c| c.to_string()), Some(CellList(*carrier).names()), None)
             }
-            Outcome::Loss { carrier } => ("loss", None, Some(names(*carrier)), None),
+            Outcome::Loss { carrier } => ("loss", None, Some(CellList(*carrier).names()), None),
             Outcome::Unknown { reason } => ("unknown", None, None, Some(reason.to_string())),
         };
         Report {
@@ -235,10 +235,6 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let pos = crate::input::load(&args.position)?;
     let cfg = args.solver.config()?;
     nash_board::with_position!(&pos, p => report(p, &cfg, &args))
-}
-
-fn names<B: BitSet>(set: B) -> Vec<String> {
-    set.iter().map(|c| c.to_string()).collect()
 }
 
 /// What the caption says of the numbered stones.

@@ -5,7 +5,7 @@ use std::time::Instant;
 
 use anyhow::{bail, Context};
 use nash_board::svg::{Overlay, Picture, Style};
-use nash_board::{BitSet, Cell, Color, Position};
+use nash_board::{BitSet, Cell, CellList, Color, Position};
 use nash_vc::{Connection, ConnectionKind, HSearchConfig, VcBuilder};
 use serde_json::{json, Value};
 
@@ -47,10 +47,6 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     nash_board::with_position!(&pos, p => report(p, &args, config))
 }
 
-fn cell_names<B: BitSet>(set: B) -> Vec<String> {
-    set.iter().map(|c| c.to_string()).collect()
-}
-
 fn connection_json<B: BitSet>(c: &Connection<B>) -> Value {
     let key = match c.kind {
         ConnectionKind::Full => Value::Null,
@@ -60,7 +56,7 @@ fn connection_json<B: BitSet>(c: &Connection<B>) -> Value {
         "kind": if c.kind == ConnectionKind::Full { "full" } else { "semi" },
         "ends": [c.ends[0].to_string(), c.ends[1].to_string()],
         "key": key,
-        "carrier": cell_names(c.carrier),
+        "carrier": CellList(c.carrier).names(),
     })
 }
 
@@ -137,10 +133,10 @@ fn report<B: BitSet>(p: &Position<B>, args: &Args, config: HSearchConfig) -> any
             "connections_found": { "black": counts(Color::Black), "white": counts(Color::White) },
             "win_now": win.map(|w| json!({
                 "key": w.key.map(|k| k.to_string()),
-                "carrier": cell_names(w.carrier),
+                "carrier": CellList(w.carrier).names(),
             })),
-            "opponent_won": lost.map(cell_names),
-            "mustplay": cell_names(must),
+            "opponent_won": lost.map(|l| CellList(l).names()),
+            "mustplay": CellList(must).names(),
             "color": color.to_string(),
             "ends": if args.all { Value::Null } else { json!([ends[0].to_string(), ends[1].to_string()]) },
             "connections": conns.iter().map(connection_json).collect::<Vec<_>>(),
@@ -176,7 +172,7 @@ fn report<B: BitSet>(p: &Position<B>, args: &Args, config: HSearchConfig) -> any
         }
         (None, None) => {}
     }
-    let names = cell_names(must).join(" ");
+    let names = CellList(must).names().join(" ");
     writeln!(text, "mustplay for {to_move} ({} cells): {names}", must.len())?;
     if args.all {
         writeln!(text, "all {} connections of {color}:", conns.len())?;

@@ -1,7 +1,7 @@
 //! `nash winning`: the exact set of winning moves, every legal move decided.
 
 use nash_board::svg::{Overlay, Picture, Style};
-use nash_board::{BitSet, Position};
+use nash_board::{BitSet, CellList, Position};
 use nash_search::{SolverConfig, Stats};
 use serde::Serialize;
 
@@ -39,10 +39,6 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     nash_board::with_position!(&pos, p => report(p, &cfg, &args))
 }
 
-fn names<B: BitSet>(set: B) -> Vec<String> {
-    set.iter().map(|c| c.to_string()).collect()
-}
-
 fn report<B: BitSet>(p: &Position<B>, cfg: &SolverConfig, args: &Args) -> anyhow::Result<()> {
     let json = args.json;
     let w = {
@@ -68,9 +64,9 @@ fn report<B: BitSet>(p: &Position<B>, cfg: &SolverConfig, args: &Args) -> anyhow
     })?;
     let rep = Report {
         to_move: p.to_move().to_string(),
-        winning: names(w.winning),
-        losing: names(w.losing),
-        unknown: names(w.unknown),
+        winning: CellList(w.winning).names(),
+        losing: CellList(w.losing).names(),
+        unknown: CellList(w.unknown).names(),
         exact: w.unknown.is_empty(),
         stats: w.stats,
     };
