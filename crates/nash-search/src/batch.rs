@@ -27,6 +27,7 @@ use crate::progress;
 /// from that solve's start); cancelling it stops them all.
 pub fn solve_many<B: BitSet>(positions: &[Position<B>], cfg: &SolverConfig) -> Vec<SolveResult<B>> {
     progress::announce(cfg, positions.len());
+    let _span = tracing::debug_span!("solve_many", positions = positions.len()).entered();
     many(positions, cfg)
 }
 

@@ -226,13 +226,9 @@ impl<'t, B: BitSet> Dfpn<'t, B> {
             }
             Some((false, carrier, _)) => Res { pn: INF, dn: 0, carrier, best: NO_MOVE },
             None => {
-                for c in Color::ALL {
-                    self.key ^= keys::stones(self.pos.geometry(), c, node.filled[c.index()]);
-                }
+                self.key ^= node.fill_key(self.pos.geometry());
                 let mut r = self.expand(depth, me, node.moves, node.support, thpn, thdn);
-                for c in Color::ALL {
-                    self.key ^= keys::stones(self.pos.geometry(), c, node.filled[c.index()]);
-                }
+                self.key ^= node.fill_key(self.pos.geometry());
                 if r.pn == 0 {
                     r.carrier |= node.fill_carrier(me);
                 } else if r.dn == 0 {

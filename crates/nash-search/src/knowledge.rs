@@ -52,6 +52,12 @@ pub(crate) struct Node<B> {
 }
 
 impl<B: BitSet> Node<B> {
+    /// What the fill-in stones change in a running table key: XORed in before the children
+    /// are searched (their keys are the filled position's) and out again after.
+    pub(crate) fn fill_key(&self, geom: &Geometry<B>) -> u64 {
+        Color::ALL.iter().fold(0, |h, &c| h ^ keys::stones(geom, c, self.filled[c.index()]))
+    }
+
     /// The filled cells a proof for `winner` found after the fill depends on: the cells
     /// `winner` captured. Dead cells keep their value whoever owns them, and the loser's
     /// captured cells were filled with the loser's stones, so the loser owning both (and every

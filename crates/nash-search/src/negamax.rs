@@ -72,13 +72,9 @@ impl<B: BitSet> Negamax<'_, B> {
             Verdict::Win { mv, .. } => Some((true, mv)),
             Verdict::Loss { .. } => Some((false, None)),
             Verdict::Open => {
-                for c in nash_board::Color::ALL {
-                    self.key ^= keys::stones(self.pos.geometry(), c, node.filled[c.index()]);
-                }
+                self.key ^= node.fill_key(self.pos.geometry());
                 let r = self.children(depth, node.moves);
-                for c in nash_board::Color::ALL {
-                    self.key ^= keys::stones(self.pos.geometry(), c, node.filled[c.index()]);
-                }
+                self.key ^= node.fill_key(self.pos.geometry());
                 r
             }
         };

@@ -125,13 +125,9 @@ impl<B: BitSet> Search<'_, B> {
                 Some(Res { win: false, mv: None, carrier: carrier | node.fill_carrier(!me) })
             }
             Verdict::Open => {
-                for c in Color::ALL {
-                    self.key ^= keys::stones(self.pos.geometry(), c, node.filled[c.index()]);
-                }
+                self.key ^= node.fill_key(self.pos.geometry());
                 let r = self.children(depth, me, node.moves, node.support);
-                for c in Color::ALL {
-                    self.key ^= keys::stones(self.pos.geometry(), c, node.filled[c.index()]);
-                }
+                self.key ^= node.fill_key(self.pos.geometry());
                 r.map(|mut r| {
                     r.carrier |= node.fill_carrier(if r.win { me } else { !me });
                     r
