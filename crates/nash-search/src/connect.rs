@@ -7,14 +7,7 @@ use nash_board::{BitSet, Color, Edge, Position};
 #[inline]
 pub(crate) fn reach<B: BitSet>(pos: &Position<B>, color: Color, edge: Edge) -> B {
     let own = pos.stones(color);
-    let mut g = pos.geometry().edge_cells(edge) & own;
-    loop {
-        let next = g | (g.dilate() & own);
-        if next == g {
-            return g;
-        }
-        g = next;
-    }
+    (pos.geometry().edge_cells(edge) & own).flood(own)
 }
 
 /// The empty cells where `color` would connect its two edges at once.

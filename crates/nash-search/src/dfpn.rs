@@ -27,7 +27,6 @@ use crate::budget::Limits;
 use crate::config::{Parallel, SolverConfig};
 use crate::connect;
 use crate::entry::Ctx;
-use crate::keys;
 use crate::knowledge::{self, Pipeline};
 use crate::memory;
 use crate::outcome::{Outcome, SolveResult, Stats, StopReason};
@@ -169,7 +168,7 @@ impl<'t, B: BitSet> Dfpn<'t, B> {
             table,
             limits: Limits::new(cfg),
             stats: Stats::default(),
-            key: keys::position(pos),
+            key: pos.hash(),
             children: (0..n).map(|_| Vec::with_capacity(n)).collect(),
             order: Vec::with_capacity(n),
             busy: None,
@@ -181,7 +180,7 @@ impl<'t, B: BitSet> Dfpn<'t, B> {
     /// fresh limits; the knowledge caches are kept.
     fn reroot(&mut self, pos: &Position<B>, limits: Limits) {
         self.pos.clone_from(pos);
-        self.key = keys::position(pos);
+        self.key = pos.hash();
         self.limits = limits;
     }
 
@@ -298,7 +297,7 @@ impl<'t, B: BitSet> Dfpn<'t, B> {
         if result.is_none() {
             for (rank, &m) in order.iter().enumerate() {
                 let bit = B::bit_of(m);
-                let ck = keys::child(self.pos.geometry(), self.key, me, bit);
+                let ck = self.pos.geometry().child_hash(self.key, me, bit);
                 let known = match self.table.get(ck) {
                     Some(e) => {
                         self.stats.tt_hits += 1;
@@ -356,7 +355,7 @@ impl<'t, B: BitSet> Dfpn<'t, B> {
                     None => c.dn,
                     Some(_) if depth == 0 => c.dn,
                     Some(b) => {
-                        let ck = keys::child(self.pos.geometry(), self.key, me, c.bit as usize);
+                        let ck = self.pos.geometry().child_hash(self.key, me, c.bit as usize);
                         let n = b[ck as usize & (BUSY - 1)].load(Ordering::Relaxed);
                         // Capped below the threshold, so the chosen child can always progress.
                         c.dn.saturating_mul(1 + n).min(thpn.saturating_sub(1)).max(c.dn)
@@ -384,7 +383,7 @@ impl<'t, B: BitSet> Dfpn<'t, B> {
             };
             let m = B::cell_of(c.bit as usize);
             let parent = self.key;
-            self.key = keys::child(self.pos.geometry(), parent, me, c.bit as usize);
+            self.key = self.pos.geometry().child_hash(parent, me, c.bit as usize);
             self.pos.play_unchecked(m);
             let slot = self.busy.map(|b| &b[self.key as usize & (BUSY - 1)]);
             if let Some(x) = slot {

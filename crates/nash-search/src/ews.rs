@@ -87,22 +87,8 @@ fn playout<B: BitSet>(p: &Position<B>, first: Cell, cells: &mut Vec<Cell>, rng: 
         stones[turn.index()].insert(cells[i]);
         turn = !turn;
     }
-    // On a full board exactly one player connects; check Black.
-    let geom = p.geometry();
-    let black = stones[0];
-    let mut g = geom.edge_cells(nash_board::Edge::North) & black;
-    loop {
-        let next = g | (g.dilate() & black);
-        if next == g {
-            break;
-        }
-        g = next;
-    }
-    if g.intersects(geom.edge_cells(nash_board::Edge::South)) {
-        Color::Black
-    } else {
-        Color::White
-    }
+    // On a full board exactly one player connects.
+    p.geometry().full_board_winner(stones[0])
 }
 
 /// Expected-work search's policy: playouts at each new child, the child with the least

@@ -17,7 +17,6 @@ use nash_vc::{Resistance, VcBuilder};
 
 use crate::config::{Knowledge, MoveOrdering};
 use crate::connect;
-use crate::keys;
 use crate::memory;
 use crate::outcome::Stats;
 
@@ -55,7 +54,7 @@ impl<B: BitSet> Node<B> {
     /// What the fill-in stones change in a running table key: XORed in before the children
     /// are searched (their keys are the filled position's) and out again after.
     pub(crate) fn fill_key(&self, geom: &Geometry<B>) -> u64 {
-        Color::ALL.iter().fold(0, |h, &c| h ^ keys::stones(geom, c, self.filled[c.index()]))
+        Color::ALL.iter().fold(0, |h, &c| h ^ geom.stones_hash(c, self.filled[c.index()]))
     }
 
     /// The filled cells a proof for `winner` found after the fill depends on: the cells
@@ -167,7 +166,7 @@ impl<B: BitSet> Pipeline<B> {
         stats: &mut Stats,
     ) -> Node<B> {
         self.cached = None;
-        let key = keys::position(pos).max(1);
+        let key = pos.hash().max(1);
         if let Some(k) = self.path.get_mut(depth) {
             *k = key;
         }
@@ -250,9 +249,9 @@ impl<B: BitSet> Pipeline<B> {
                 1 => forced = Some(theirs),
                 _ => {
                     stats.knowledge_decided += 1;
-                    let a = theirs.lowest_bit().map(B::from_bit).unwrap_or(B::EMPTY);
-                    let b = theirs.without_lowest().lowest_bit().map(B::from_bit);
-                    node.verdict = Verdict::Loss { carrier: a | b.unwrap_or(B::EMPTY) };
+                    // Two of their winning cells: we can block only one.
+                    let two: B = theirs.iter().take(2).collect();
+                    node.verdict = Verdict::Loss { carrier: two };
                     return node;
                 }
             }

@@ -54,7 +54,6 @@ mod connect;
 mod dfpn;
 mod entry;
 mod ews;
-mod keys;
 mod knowledge;
 mod memory;
 mod negamax;

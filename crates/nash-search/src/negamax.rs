@@ -8,7 +8,6 @@ use nash_board::{BitSet, Cell, Position};
 
 use crate::budget::Limits;
 use crate::entry::Ctx;
-use crate::keys;
 use crate::knowledge::{self, Pipeline, Verdict};
 use crate::outcome::{Outcome, SolveResult, Stats};
 use crate::table::{Entry, Table, NO_MOVE};
@@ -35,7 +34,7 @@ pub(crate) fn solve<B: BitSet>(pos: &Position<B>, ctx: &Ctx<'_, B>) -> SolveResu
         limits: Limits::new(cfg),
         stats: Stats::default(),
         bufs: (0..n).map(|_| Vec::with_capacity(n)).collect(),
-        key: keys::position(pos),
+        key: pos.hash(),
     };
     let r = s.search(0);
     s.stats.time = s.limits.start.elapsed();
@@ -95,7 +94,7 @@ impl<B: BitSet> Negamax<'_, B> {
         let mut result = Some((false, None));
         for &m in &buf {
             let parent = self.key;
-            self.key = keys::child(self.pos.geometry(), parent, me, B::bit_of(m));
+            self.key = self.pos.geometry().child_hash(parent, me, B::bit_of(m));
             self.pos.play_unchecked(m);
             let r = if self.pos.winner() == Some(me) {
                 Some((false, None))

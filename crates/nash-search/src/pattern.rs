@@ -12,7 +12,6 @@ use nash_board::{BitSet, Cell, Color, Position};
 
 use crate::budget::Limits;
 use crate::entry::Ctx;
-use crate::keys;
 use crate::knowledge::{self, Pipeline, Verdict};
 use crate::outcome::{Outcome, SolveResult, Stats, StopReason};
 use crate::table::{Entry, Table, NO_MOVE};
@@ -63,7 +62,7 @@ pub(crate) fn solve<B: BitSet>(pos: &Position<B>, ctx: &Ctx<'_, B>, mode: Mode) 
         table: cfg.use_tt.then_some(table),
         limits: Limits::new(cfg),
         stats: Stats::default(),
-        key: keys::position(pos),
+        key: pos.hash(),
         moves: (0..n).map(|_| Vec::with_capacity(n)).collect(),
         util: (0..n + 1).map(|_| vec![0; util_len]).collect(),
         look_ahead: cfg.knowledge.vc && cfg.knowledge.mustplay,
@@ -210,7 +209,7 @@ impl<B: BitSet> Search<'_, B> {
                 continue;
             }
             let parent = self.key;
-            self.key = keys::child(self.pos.geometry(), parent, me, B::bit_of(m));
+            self.key = self.pos.geometry().child_hash(parent, me, B::bit_of(m));
             self.pos.play_unchecked(m);
             let r = if self.pos.winner() == Some(me) {
                 self.stats.nodes += 1;

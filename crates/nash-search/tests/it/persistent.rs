@@ -1,14 +1,12 @@
 //! A table kept between solves gives the same values, reuses what it stored, and starts afresh
 //! on another board.
 
-use nash_board::{Bitboard, Position};
+use nash_board::{Bitboard, MoveList, Position};
 use nash_search::{solve, winning_moves, Outcome, SolverConfig, SolverKind, SolverTable};
 
 fn pos(n: usize, moves: &str) -> Position<Bitboard> {
     let mut p = Position::square(n).unwrap();
-    for m in moves.split_whitespace() {
-        p.play(m.parse().unwrap()).unwrap();
-    }
+    moves.parse::<MoveList>().unwrap().play_on(&mut p).unwrap();
     p
 }
 

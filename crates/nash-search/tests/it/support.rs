@@ -2,7 +2,7 @@
 
 use std::path::PathBuf;
 
-use nash_board::{BitSet, Bitboard, Color, MoveList, Position};
+use nash_board::{BitSet, Bitboard, CellList, Color, MoveList, Position};
 
 /// One line of testdata/solved.tsv.
 #[derive(Clone, Debug)]
@@ -41,7 +41,7 @@ pub fn solved() -> Vec<Solved> {
             let winning = match f[4] {
                 "?" => None,
                 "-" => Some(Bitboard::EMPTY),
-                s => Some(s.split_whitespace().map(|c| c.parse().expect("cell")).collect()),
+                s => Some(s.parse::<CellList<Bitboard>>().expect("cells").0),
             };
             Solved {
                 size: f[0].parse().expect("size"),
@@ -61,5 +61,5 @@ pub fn solved_up_to(max: usize) -> Vec<Solved> {
 
 /// Board-order names of a set, for messages.
 pub fn names<B: BitSet>(set: B) -> String {
-    set.iter().map(|c| c.to_string()).collect::<Vec<_>>().join(" ")
+    CellList(set).to_string()
 }
