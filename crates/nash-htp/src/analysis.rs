@@ -11,8 +11,10 @@ use nash_patterns::{Analysis, Ice};
 use nash_search::{solve, Outcome, SolverConfig, SolverTable, StopReason};
 use nash_vc::{HSearchConfig, VcBuilder};
 
+use nash_play::eval::shortest;
+
 use crate::engine::with_to_move;
-use crate::{heuristic, HtpError};
+use crate::HtpError;
 
 /// Which inferior cells an analysis command shows.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -127,7 +129,7 @@ pub(crate) fn choose_move<B: BitSet>(pos: &Position<B>, color: Color, cfg: &Solv
     }
     let scored = vc.geometry().is_some();
     let score = |c: Cell| if scored { vc.h_score(color, c) } else { 0.0 };
-    match heuristic::best_move(&p, color, moves, score) {
+    match shortest::best_move(&p, color, moves, score) {
         Some(cell) => Move::Cell(cell),
         None => Move::Resign,
     }

@@ -19,7 +19,6 @@
 mod analysis;
 mod engine;
 mod error;
-pub mod heuristic;
 pub mod limits;
 pub mod protocol;
 pub mod sgf;

@@ -1,5 +1,5 @@
-//! A cheap move heuristic for `genmove` when no solver answer comes in time: the two players'
-//! shortest-path distances between their edges, counted in empty cells to fill.
+//! The shortest-path distance: the empty cells each player must still fill to connect its
+//! edges, and the greedy move choice built on it.
 //!
 //! This is the classic "shortest path" evaluation used by early Hex programs (a one-distance,
 //! where Anshelevich 2000 s.2 and Horrell et al. use two-distance or resistance): a move is good

@@ -1,0 +1,3 @@
+//! nash-play's integration tests: one binary.
+
+mod registry;
