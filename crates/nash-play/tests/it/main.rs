@@ -1,3 +1,4 @@
 //! nash-play's integration tests: one binary.
 
+mod eval;
 mod registry;
