@@ -11,12 +11,17 @@
 //! potentials (van Rijswijck 2002 s.3.2), Y-reduction (van Rijswijck 2002 s.4), plays-to-win
 //! with and without the bridge discount (Horrell et al.), and the shortest-path distance.
 
+mod alphabeta;
 pub mod eval;
+mod greedy;
 mod player;
 mod random;
 mod registry;
 mod spec;
+mod swap;
 
+pub use alphabeta::AlphaBeta;
+pub use greedy::Greedy;
 pub use player::{Choice, MoveBudget, Player};
 pub use registry::{build, players, PlayerInfo};
 pub use spec::{Spec, SpecError};

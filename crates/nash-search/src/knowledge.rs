@@ -22,11 +22,19 @@ use crate::outcome::Stats;
 
 /// What knowledge says about a node, for the player to move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Verdict<B> {
+pub enum Verdict<B> {
     /// The player to move wins; `mv` is a winning move when one is known.
-    Win { mv: Option<Cell>, carrier: B },
+    Win {
+        /// A winning move, when one is known.
+        mv: Option<Cell>,
+        /// The empty cells the proof depends on.
+        carrier: B,
+    },
     /// The player to move loses.
-    Loss { carrier: B },
+    Loss {
+        /// The empty cells the opponent's proof depends on.
+        carrier: B,
+    },
     /// Search must decide.
     Open,
 }

@@ -46,6 +46,7 @@
 //! assert_eq!(end.winner(), Some(winner));
 //! ```
 
+mod analyser;
 mod batch;
 mod bestfirst;
 mod budget;
@@ -66,6 +67,7 @@ mod pv;
 mod table;
 mod winning;
 
+pub use analyser::{Analyser, Analysis, Verdict};
 pub use batch::solve_many;
 pub use config::{Budget, Knowledge, MoveOrdering, Parallel, SolverConfig, SolverKind};
 pub use entry::solve;

@@ -1,4 +1,7 @@
 //! nash-play's integration tests: one binary.
 
+mod common;
 mod eval;
+mod players;
 mod registry;
+mod search;

@@ -1,0 +1,28 @@
+//! Helpers shared by the tests: positions from move lists, moves as cells.
+
+use nash_board::{AnyPosition, Cell, Move, MoveList};
+use nash_play::{Choice, MoveBudget};
+
+/// The position after `moves` on a `size`x`size` board.
+pub fn position(size: usize, moves: &str) -> AnyPosition {
+    let mut pos = AnyPosition::new(size, size).expect("board size");
+    let list: MoveList = moves.parse().expect("move list");
+    nash_board::with_position!(&mut pos, p => list.play_on(p).expect("legal moves"));
+    pos
+}
+
+/// The cell a choice plays (a test failure otherwise).
+pub fn cell(c: &Choice) -> Cell {
+    match c.mv {
+        Move::Cell(cell) => cell,
+        other => panic!("expected a cell, got {other:?}"),
+    }
+}
+
+/// A budget of `n` nodes.
+pub fn nodes(n: u64) -> MoveBudget {
+    MoveBudget { nodes: Some(n), ..MoveBudget::default() }
+}
+
+/// Values beyond this are proven wins or losses in every player's scale.
+pub const PROVEN: f64 = nash_play::eval::WIN / 2.0;
