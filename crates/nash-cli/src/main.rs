@@ -15,8 +15,9 @@ mod out;
 mod cmd;
 mod input;
 mod picture;
+mod player;
 
-/// Nash: a Hex solver and toolkit.
+/// Nash: a Hex solver, player and toolkit.
 ///
 /// Positions are given as a move list (`"b3 swap-pieces c3"`, on the board of `--size`, 7x7
 /// by default), as an SGF file, as a board diagram (a file, or text with line breaks), or as
@@ -37,7 +38,8 @@ Examples:
   nash show \"b3 swap-pieces c3\" --size 5
   nash solve d4
   nash winning a1 --size 4
-  nash htp";
+  nash genmove e5 --size 9
+  nash htp --player random:seed=7";
 
 #[derive(Debug, Subcommand)]
 enum Command {
@@ -73,10 +75,18 @@ Examples:
   nash winning a1 --size 4 --json
   nash winning --size 5 --threads 2")]
     Winning(cmd::winning::Args),
+    /// One move for a position from a player, with what it saw (value, line, scores, nodes).
+    #[command(after_help = "\
+Examples:
+  nash genmove e5 --size 9 --player random:seed=3 --solve-time 0
+  nash genmove c3 --size 5 --json
+A position the solver proves within --solve-time is played by the solver, whatever the player.")]
+    Genmove(cmd::genmove::Args),
     /// Run a Hex Text Protocol engine on standard input and output (for HexGui and .tst suites).
     #[command(after_help = "\
 Examples:
   nash htp
+  nash htp --player random:seed=7 < testdata/htp/genmove.htp
 The commands are in docs/htp.md; HexGui attaches it as the program `nash htp`.")]
     Htp(cmd::htp::Args),
 }
@@ -118,6 +128,7 @@ fn main() -> ExitCode {
         Command::Vc(a) => cmd::vc::run(a),
         Command::Solve(a) => cmd::solve::run(a),
         Command::Winning(a) => cmd::winning::run(a),
+        Command::Genmove(a) => cmd::genmove::run(a),
         Command::Htp(a) => cmd::htp::run(a),
     };
     match result {

@@ -6,12 +6,10 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{mpsc, Arc};
 use std::time::Duration;
 
-use nash_board::{BitSet, Cell, CellList, Color, Move, Position};
+use nash_board::{BitSet, Cell, CellList, Color, Position};
 use nash_patterns::{Analysis, Ice};
 use nash_search::{solve, Outcome, SolverConfig, SolverTable, StopReason};
 use nash_vc::{HSearchConfig, VcBuilder};
-
-use nash_play::eval::shortest;
 
 use crate::engine::with_to_move;
 use crate::HtpError;
@@ -75,15 +73,14 @@ pub(crate) fn find_winning<B: BitSet>(
     Ok(CellList(w.winning).to_string())
 }
 
-/// The largest board (in cells) on which `genmove` asks the solver and H-search: beyond 11×11
-/// one connection build alone takes longer than a move should, so larger boards get the
-/// shortest-path heuristic only.
-const GENMOVE_KNOWLEDGE_MAX_CELLS: usize = 121;
-
 /// Solves on a worker thread and gives up once the time budget (plus a grace of a quarter of
 /// it) has passed, raising the solver's cancel flag so that it stops at its next check. A
-/// position whose single node takes long to evaluate thus cannot hold `genmove` up.
-fn solve_within<B: BitSet>(pos: &Position<B>, cfg: &SolverConfig) -> Option<Outcome<B>> {
+/// position whose single node takes long to evaluate thus cannot hold `genmove` up. The
+/// outcome comes with the nodes the solve took.
+pub(crate) fn solve_within<B: BitSet>(
+    pos: &Position<B>,
+    cfg: &SolverConfig,
+) -> Option<(Outcome<B>, u64)> {
     let limit = cfg.budget.time.unwrap_or(Duration::from_secs(1));
     let cancel = Arc::new(AtomicBool::new(false));
     let mut cfg = cfg.clone();
@@ -91,48 +88,12 @@ fn solve_within<B: BitSet>(pos: &Position<B>, cfg: &SolverConfig) -> Option<Outc
     let (tx, rx) = mpsc::channel();
     let p = pos.clone();
     std::thread::spawn(move || {
-        let _ = tx.send(solve(&p, &cfg).outcome);
+        let r = solve(&p, &cfg);
+        let _ = tx.send((r.outcome, r.stats.nodes));
     });
     let answer = rx.recv_timeout(limit + limit / 4).ok();
     cancel.store(true, Ordering::Relaxed);
     answer
-}
-
-/// `genmove`: on boards up to 11×11, a winning move if the solver finds one within the
-/// budget, else the best move by H-score (Chen 2025 s.5.7) inside the mustplay, ties broken by
-/// the shortest-path margin; on larger boards the shortest-path heuristic alone. `resign` when
-/// the game is already over.
-pub(crate) fn choose_move<B: BitSet>(pos: &Position<B>, color: Color, cfg: &SolverConfig) -> Move {
-    let p = with_to_move(pos, color);
-    if p.winner().is_some() {
-        return Move::Resign;
-    }
-    let small = p.cols() * p.rows() <= GENMOVE_KNOWLEDGE_MAX_CELLS;
-    if small {
-        if let Some(Outcome::Win { winning_move: Some(cell), .. }) = solve_within(&p, cfg) {
-            if p.empty_cells().contains(cell) {
-                return Move::Cell(cell);
-            }
-        }
-    }
-    let mut moves = p.empty_cells();
-    let mut vc = VcBuilder::new(HSearchConfig::default());
-    if small {
-        vc.build(&p);
-        if let Some(key) = vc.win_now().and_then(|w| w.key) {
-            return Move::Cell(key);
-        }
-        let mustplay = vc.mustplay();
-        if !mustplay.is_empty() {
-            moves = mustplay;
-        }
-    }
-    let scored = vc.geometry().is_some();
-    let score = |c: Cell| if scored { vc.h_score(color, c) } else { 0.0 };
-    match shortest::best_move(&p, color, moves, score) {
-        Some(cell) => Move::Cell(cell),
-        None => Move::Resign,
-    }
 }
 
 /// The inferior cells of `pos` with `color` to move (nash-patterns' analysis).

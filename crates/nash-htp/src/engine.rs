@@ -4,11 +4,15 @@ use std::io::{self, BufRead, Write};
 use std::panic::{self, AssertUnwindSafe};
 use std::time::Duration;
 
+use nash_play::{MoveBudget, Player, SpecError};
+
 use nash_board::{
     with_position, AnyPosition, BitSet, Bitboard, CellList, Color, Move, Position, WideBitboard,
 };
 use nash_search::{Parallel, SolverConfig, SolverKind, SolverTable, StopReason};
 
+use crate::clock::{Clock, TimeSettings};
+use crate::genmove::{decide, MoveSettings};
 use crate::limits::{self, CommandDeadline};
 use crate::protocol::{format_answer, parse_line, Command};
 use crate::{analysis, HtpError};
@@ -31,7 +35,12 @@ pub const COMMANDS: &[&str] = &[
     "all_legal_moves",
     "final_score",
     "time_left",
+    "time_settings",
     "hexgui-analyze_commands",
+    "param_player",
+    "param_mohex",
+    "param_wolve",
+    "param_game",
     "param_dfpn",
     "dfpn-clear-tt",
     "dfpn-solve-state",
@@ -46,6 +55,7 @@ pub const COMMANDS: &[&str] = &[
 
 /// HexGui's analysis menu: `type/label/command`, where `%m` stands for the colour to move.
 const ANALYZE_COMMANDS: &str = "\
+param/Player Param/param_player
 param/DFPN Param/param_dfpn
 none/DFPN Clear TT/dfpn-clear-tt
 string/DFPN Solve State/dfpn-solve-state %m
@@ -59,11 +69,11 @@ inferior/VC Get Mustplay/vc-get-mustplay %m
 plist/All Legal Moves/all_legal_moves %m
 string/Final Score/final_score";
 
+/// The size of one entry of Benzene's df-pn table, by which `param_dfpn tt_size` counts.
+const BENZENE_ENTRY_BYTES: usize = 128;
+
 /// The board side of a new engine, as in HexGui and Benzene.
 pub const DEFAULT_SIZE: usize = 11;
-
-/// The longest `genmove` waits for a solver answer before falling back on the heuristic.
-pub const GENMOVE_SOLVE_TIME: Duration = Duration::from_secs(1);
 
 /// The solver settings `param_dfpn` shows and changes.
 #[derive(Clone, PartialEq, Debug)]
@@ -105,6 +115,21 @@ impl SolverParams {
     }
 }
 
+/// How `genmove` spends a move: the settings `param_player` shows and changes (with
+/// `param_mohex`, `param_wolve` and `param_game` as Benzene's names for some of them).
+#[derive(Clone, PartialEq, Debug, Default)]
+pub struct PlayParams {
+    /// Time per move when the clock does not ask for less (`max_time`); `None` leaves the
+    /// player to its own default (its depth or playouts), the clock permitting.
+    pub max_time: Option<Duration>,
+    /// Search nodes per move (`max_nodes`), for players that count them.
+    pub max_nodes: Option<u64>,
+    /// Playouts per move (`max_playouts`), for Monte Carlo players.
+    pub max_playouts: Option<u64>,
+    /// The solver in front of the player, and swapping.
+    pub moves: MoveSettings,
+}
+
 /// A Hex Text Protocol engine: holds one game and answers commands about it.
 ///
 /// [`Engine::run`] serves a whole session; [`Engine::execute`] answers a single parsed command.
@@ -113,7 +138,14 @@ impl SolverParams {
 pub struct Engine {
     pos: AnyPosition,
     params: SolverParams,
-    time_left: [Option<Duration>; 2],
+    /// The player `genmove` asks, and the spec it was built from as given.
+    player: Box<dyn Player>,
+    player_spec: String,
+    play: PlayParams,
+    /// `time_settings`, once given.
+    time_settings: Option<TimeSettings>,
+    /// Each colour's clock, from `time_settings` and `time_left`, run down by `genmove`.
+    clocks: [Option<Clock>; 2],
     /// The df-pn table, kept between `dfpn-…` commands until `dfpn-clear-tt` (as Benzene
     /// does), one per bitboard width.
     dfpn_small: SolverTable<Bitboard>,
@@ -127,15 +159,36 @@ impl Default for Engine {
 }
 
 impl Engine {
-    /// An engine with an empty 11×11 board.
+    /// An engine with an empty 11×11 board and the default player
+    /// ([`DEFAULT_PLAYER`](crate::DEFAULT_PLAYER)).
     pub fn new() -> Engine {
-        Engine {
+        Engine::with_player(crate::DEFAULT_PLAYER).expect("the default player builds")
+    }
+
+    /// An engine whose `genmove` asks the player `spec` names (`name` or
+    /// `name:key=value,...`, see [`crate::player::build`]).
+    pub fn with_player(spec: &str) -> Result<Engine, SpecError> {
+        Ok(Engine {
             pos: AnyPosition::new(DEFAULT_SIZE, DEFAULT_SIZE).expect("11x11 is a valid board"),
             params: SolverParams::default(),
-            time_left: [None; 2],
+            player: crate::player::build(spec)?,
+            player_spec: spec.trim().to_owned(),
+            play: PlayParams::default(),
+            time_settings: None,
+            clocks: [None; 2],
             dfpn_small: SolverTable::new(),
             dfpn_wide: SolverTable::new(),
-        }
+        })
+    }
+
+    /// The player `genmove` asks.
+    pub fn player(&self) -> &dyn Player {
+        self.player.as_ref()
+    }
+
+    /// How `genmove` spends its time and whether it may swap.
+    pub fn play_params(&self) -> &PlayParams {
+        &self.play
     }
 
     /// The current position.
@@ -213,6 +266,7 @@ impl Engine {
             "clear_board" => {
                 no_args(cmd)?;
                 self.pos = AnyPosition::new(self.pos.cols(), self.pos.rows())?;
+                self.new_game();
                 Ok(String::new())
             }
             "play" => self.play(cmd),
@@ -247,11 +301,24 @@ impl Engine {
             "time_left" => {
                 arity(cmd, 3, 3, "colour, seconds and stones")?;
                 let color: Color = args[0].parse()?;
-                let secs = parse_seconds(&args[1])?;
-                parse_number::<u64>(&args[2])?;
-                self.time_left[color.index()] = Some(secs);
+                let left = parse_seconds(&args[1])?;
+                let stones = parse_number::<u32>(&args[2])?;
+                self.clocks[color.index()] = Some(Clock { left, stones });
                 Ok(String::new())
             }
+            "time_settings" => {
+                arity(cmd, 3, 3, "main time, byo-yomi time and byo-yomi stones")?;
+                let s = TimeSettings {
+                    main: parse_seconds(&args[0])?,
+                    byo_yomi: parse_seconds(&args[1])?,
+                    stones: parse_number::<u32>(&args[2])?,
+                };
+                self.time_settings = Some(s);
+                self.clocks = [s.limited().then(|| Clock::start(&s)); 2];
+                Ok(String::new())
+            }
+            "param_player" => self.param_player(cmd),
+            "param_mohex" | "param_wolve" | "param_game" => self.param_benzene(cmd),
             "hexgui-analyze_commands" => no_args(cmd).map(|()| ANALYZE_COMMANDS.to_owned()),
             "param_dfpn" => self.param_dfpn(cmd),
             "dfpn-clear-tt" => {
@@ -307,7 +374,16 @@ impl Engine {
             None => cols,
         };
         self.pos = AnyPosition::new(cols, rows)?;
+        self.new_game();
         Ok(String::new())
+    }
+
+    /// A new game begins: the player forgets the last one and the clocks start again.
+    fn new_game(&mut self) {
+        self.player.new_game();
+        if let Some(s) = self.time_settings {
+            self.clocks = [s.limited().then(|| Clock::start(&s)); 2];
+        }
     }
 
     fn play(&mut self, cmd: &Command) -> Result<String, HtpError> {
@@ -334,22 +410,177 @@ impl Engine {
             .map_err(|e| HtpError::Read { path: path.clone(), reason: e.to_string() })?;
         self.pos = crate::sgf::load(&text, upto)
             .map_err(|reason| HtpError::Sgf { path: path.clone(), reason })?;
+        self.new_game();
         Ok(String::new())
     }
 
     fn genmove(&mut self, cmd: &Command) -> Result<String, HtpError> {
         let color = color_arg(cmd)?;
-        let mut budget = GENMOVE_SOLVE_TIME;
-        if let Some(left) = self.time_left[color.index()] {
-            budget = budget.min(left / 20);
+        let mut pos = self.pos.clone();
+        with_position!(&mut pos, p => p.set_to_move(color));
+        let empty = with_position!(&pos, p => p.empty_cells().len());
+        let budget = MoveBudget {
+            time: self.move_time(color, empty),
+            nodes: self.play.max_nodes,
+            playouts: self.play.max_playouts,
+            cancel: None,
+        };
+        let cfg = self.params.config(SolverKind::Dfpn);
+        let d = decide(&pos, self.player.as_mut(), &budget, &self.play.moves, &cfg);
+        match d.mv {
+            Move::Cell(_) | Move::SwapPieces => {
+                with_position!(&mut self.pos, p => p.apply_as(color, d.mv))?;
+            }
+            // A resignation leaves the board as it is, as `play COLOUR resign` does.
+            _ => {}
         }
-        let mut cfg = self.params.config(SolverKind::Dfpn);
-        cfg.budget.time = Some(budget);
-        let mv = with_position!(&self.pos, p => analysis::choose_move(p, color, &cfg));
-        if let Move::Cell(cell) = mv {
-            with_position!(&mut self.pos, p => p.play_as(color, cell))?;
+        if let (Some(s), Some(clock)) = (self.time_settings, &mut self.clocks[color.index()]) {
+            clock.after_move(&s, d.elapsed);
         }
-        Ok(mv.to_string())
+        Ok(d.mv.to_string())
+    }
+
+    /// The time `color`'s next move may take: its clock's share (when a time control is
+    /// known, or a `time_left` gave its time as absolute), capped by `max_time`; `None` when
+    /// nothing limits it.
+    fn move_time(&self, color: Color, empty: usize) -> Option<Duration> {
+        let clock = self.clocks[color.index()].map(|c| {
+            let s = self.time_settings.unwrap_or(TimeSettings {
+                main: c.left,
+                byo_yomi: Duration::ZERO,
+                stones: 0,
+            });
+            c.move_time(&s, empty)
+        });
+        let time = match (clock, self.play.max_time) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
+        // A clock set to centuries is no reason for a deadline nothing can represent.
+        time.map(|t| t.min(Duration::from_secs_f64(limits::MAX_TIME_LIMIT_SECS)))
+    }
+
+    /// `param_player`'s settings as `(type, name, value)`, in the order the listing gives them.
+    fn play_param_values(&self) -> Vec<(&'static str, &'static str, String)> {
+        let p = &self.play;
+        let secs = |d: Option<Duration>| d.map_or(0.0, |d| d.as_secs_f64()).to_string();
+        vec![
+            ("string", "player", self.player_spec.clone()),
+            ("string", "max_time", secs(p.max_time)),
+            ("string", "max_nodes", p.max_nodes.unwrap_or(0).to_string()),
+            ("string", "max_playouts", p.max_playouts.unwrap_or(0).to_string()),
+            ("string", "solve_time", p.moves.solve_time.as_secs_f64().to_string()),
+            ("bool", "allow_swap", u8::from(p.moves.allow_swap).to_string()),
+            ("string", "threads", self.params.threads.to_string()),
+        ]
+    }
+
+    fn param_player(&mut self, cmd: &Command) -> Result<String, HtpError> {
+        let Some((name, value)) = cmd.args.split_first() else {
+            let lines = self.play_param_values();
+            // `threads` belongs to param_dfpn; it is listed here only for Benzene's names.
+            let lines = lines.iter().filter(|(_, n, _)| *n != "threads");
+            return Ok(lines.map(|(t, n, v)| format!("\n[{t}] {n} {v}")).collect());
+        };
+        // A spec may be written with spaces after its commas.
+        let value = value.join(" ");
+        if value.is_empty() {
+            return Err(arguments(cmd, "no arguments, or a parameter name and a value"));
+        }
+        self.set_play_param(name, &value)
+    }
+
+    /// Sets one of `param_player`'s settings; a bad value names itself and changes nothing.
+    fn set_play_param(&mut self, name: &str, value: &str) -> Result<String, HtpError> {
+        let bad = |reason: String| HtpError::ParameterValue {
+            name: name.to_owned(),
+            value: value.to_owned(),
+            reason,
+        };
+        let count = |v: &str| -> Result<Option<u64>, HtpError> {
+            let n =
+                v.parse::<u64>().map_err(|_| bad("expected a whole number, 0 for none".into()))?;
+            Ok((n > 0).then_some(n))
+        };
+        let seconds = |v: &str| -> Result<Option<Duration>, HtpError> {
+            match v.parse::<f64>() {
+                Ok(0.0) => Ok(None),
+                Ok(s) => {
+                    limits::time_limit(s).map(Some).map_err(|e| bad(format!("{e}, 0 for none")))
+                }
+                Err(_) => Err(bad("expected a number of seconds, 0 for none".into())),
+            }
+        };
+        match name {
+            "player" => {
+                self.player = crate::player::build(value).map_err(|e| bad(e.to_string()))?;
+                self.player_spec = value.to_owned();
+            }
+            "max_time" => self.play.max_time = seconds(value)?,
+            "max_nodes" => self.play.max_nodes = count(value)?,
+            "max_playouts" => self.play.max_playouts = count(value)?,
+            "solve_time" => self.play.moves.solve_time = seconds(value)?.unwrap_or(Duration::ZERO),
+            "allow_swap" => {
+                self.play.moves.allow_swap = match value {
+                    "0" => false,
+                    "1" => true,
+                    _ => return Err(bad("expected 0 or 1".to_owned())),
+                }
+            }
+            _ => return Err(HtpError::UnknownParameter(name.to_owned())),
+        }
+        Ok(String::new())
+    }
+
+    /// Benzene's names for the settings HexGui and match scripts send to MoHex and Wolve:
+    /// `param_mohex max_time|max_games|num_threads`, `param_wolve max_time`, and `param_game
+    /// allow_swap`. Each sets the `param_player` (or `param_dfpn threads`) setting it means.
+    fn param_benzene(&mut self, cmd: &Command) -> Result<String, HtpError> {
+        let (keys, ours): (&[&str], &[&str]) = match cmd.name.as_str() {
+            "param_mohex" => (
+                &["max_time", "max_games", "num_threads"],
+                &["max_time", "max_playouts", "threads"],
+            ),
+            "param_wolve" => (&["max_time"], &["max_time"]),
+            _ => (&["allow_swap"], &["allow_swap"]),
+        };
+        let listing = || -> String {
+            let values = self.play_param_values();
+            let mut out = String::new();
+            for (key, our) in keys.iter().zip(ours) {
+                if let Some((t, _, v)) = values.iter().find(|(_, n, _)| n == our) {
+                    out.push_str(&format!("\n[{t}] {key} {v}"));
+                }
+            }
+            out
+        };
+        match cmd.args.as_slice() {
+            [] => Ok(listing()),
+            [name, value] => {
+                let Some(i) = keys.iter().position(|k| k == name) else {
+                    return Err(HtpError::UnknownParameter(name.clone()));
+                };
+                match ours[i] {
+                    "threads" => {
+                        let bad = |reason| HtpError::ParameterValue {
+                            name: name.clone(),
+                            value: value.clone(),
+                            reason,
+                        };
+                        let n = parse_number::<usize>(value)?;
+                        self.params.threads = limits::threads(n).map_err(|e| bad(e.to_string()))?;
+                        Ok(String::new())
+                    }
+                    our => self.set_play_param(our, value).map_err(|e| match e {
+                        HtpError::ParameterValue { value, reason, .. } => {
+                            HtpError::ParameterValue { name: name.clone(), value, reason }
+                        }
+                        e => e,
+                    }),
+                }
+            }
+            _ => Err(arguments(cmd, "no arguments, or a parameter name and a value")),
+        }
     }
 
     fn param_dfpn(&mut self, cmd: &Command) -> Result<String, HtpError> {
@@ -392,6 +623,13 @@ impl Engine {
                     "tt_mib" => {
                         let n = parse_number::<usize>(value)?;
                         self.params.tt_mib = limits::tt_mib(n).map_err(|e| bad(e.to_string()))?;
+                    }
+                    "tt_size" => {
+                        // Benzene's size in entries of about 128 bytes, as HexGui and match
+                        // scripts send it to MoHex and Wolve: the same memory as a limit in MiB.
+                        let n = parse_number::<usize>(value)?;
+                        let mib = n.saturating_mul(BENZENE_ENTRY_BYTES).div_ceil(1 << 20);
+                        self.params.tt_mib = limits::tt_mib(mib).map_err(|e| bad(e.to_string()))?;
                     }
                     "use_guifx" => {
                         // HexGui turns on Benzene's live display of the solver's bounds

@@ -188,3 +188,57 @@ fn the_time_limit_bounds_all_of_winning() {
     assert!(stdout.contains("undecided within the budget"), "{stdout}");
     assert!(took < 40.0, "nash winning took {took:.1}s with a 1s limit");
 }
+
+#[test]
+fn genmove_reports_the_move_and_who_chose_it() {
+    let json = |args: &[&str]| -> serde_json::Value {
+        let (code, stdout, stderr) = nash(args);
+        assert_eq!(code, 0, "nash {args:?}: {stderr}");
+        serde_json::from_str(&stdout).unwrap_or_else(|e| panic!("{e}: {stdout}"))
+    };
+    // On 3x3 the centre wins: White swaps when it may, and otherwise the player moves in a
+    // position the solver proved lost.
+    let v = json(&["genmove", "b2", "--size", "3", "--json"]);
+    assert_eq!((v["move"].as_str(), v["by"].as_str()), (Some("swap-pieces"), Some("solver")));
+    assert_eq!(v["proven_winner"], "black");
+    let v = json(&["genmove", "b2", "--size", "3", "--no-swap", "--json"]);
+    assert_eq!((v["by"].as_str(), v["proven_winner"].as_str()), (Some("player"), Some("black")));
+    assert_eq!(v["player"], "vc-greedy");
+    // The player alone, reproducibly from its seed.
+    let args = [
+        "genmove",
+        "e5",
+        "--size",
+        "9",
+        "--player",
+        "random:seed=3",
+        "--solve-time",
+        "0",
+        "--json",
+    ];
+    let v = json(&args);
+    assert_eq!((v["by"].as_str(), v["to_move"].as_str()), (Some("player"), Some("white")));
+    assert_eq!(v["player"], "random:seed=3");
+    for key in ["value", "pv", "scores", "depth", "nodes", "time"] {
+        assert!(v.get(key).is_some(), "no {key} in {v}");
+    }
+    assert_eq!(json(&args)["move"], v["move"]);
+    // A finished game: resign.
+    let v = json(&["genmove", "a1 b1 a2", "--size", "2", "--json"]);
+    assert_eq!((v["move"].as_str(), v["by"].as_str()), (Some("resign"), Some("game-over")));
+    // The plain form names the move and the player.
+    let (code, stdout, _) = nash(&["genmove", "a1", "--size", "3", "--solve-time", "0"]);
+    assert_eq!(code, 0);
+    assert!(
+        stdout.contains("white to move: ") && stdout.contains("by player (vc-greedy)"),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn genmove_refuses_bad_options_in_one_line() {
+    check_err(&["genmove", "--player", "nobody"], "unknown player 'nobody'");
+    check_err(&["genmove", "--move-time=-2"], "invalid value '-2' for '--move-time");
+    check_err(&["genmove", "--solve-time", "x"], "invalid number \"x\"");
+    check_err(&["genmove", "z9", "--size", "5"], "z9");
+}

@@ -52,8 +52,12 @@ fn htp(commands: &str) -> Vec<String> {
 #[test]
 fn the_listings_of_htp_md_are_what_the_engine_answers() {
     let text = doc("htp.md");
-    let answers = htp("hexgui-analyze_commands\nlist_commands\n");
+    let answers = htp("hexgui-analyze_commands\nlist_commands\nparam_player\n");
     assert_eq!(answers[0], block_after(&text, "`hexgui-analyze_commands` lists"));
+    assert_eq!(
+        answers[2].trim_start_matches('\n'),
+        block_after(&text, "The listing of a new engine")
+    );
     // list_commands starts right after `= `, one command per line, as htp.md says.
     assert!(answers[1].starts_with("protocol_version\nname\n"), "{}", answers[1]);
     assert!(text.contains("(`= protocol_version`, then one command per line)"));

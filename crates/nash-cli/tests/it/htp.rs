@@ -14,8 +14,14 @@ struct Session {
 
 impl Session {
     fn start(dir: &std::path::Path) -> Session {
+        Session::start_with(dir, &[])
+    }
+
+    /// A `nash htp` with more options (`--player SPEC`).
+    fn start_with(dir: &std::path::Path, options: &[&str]) -> Session {
         let mut child = Command::new(env!("CARGO_BIN_EXE_nash"))
             .arg("htp")
+            .args(options)
             .current_dir(dir)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
@@ -116,4 +122,45 @@ fn the_time_limit_bounds_a_whole_command() {
     assert!(start.elapsed().as_secs_f64() < 40.0);
     assert_eq!(engine.ask("quit"), "= \n");
     assert!(engine.child.wait().unwrap().success());
+}
+
+#[test]
+fn the_player_is_chosen_on_the_command_line_and_keeps_its_time() {
+    let mut engine = Session::start_with(&std::env::temp_dir(), &["--player", "random:seed=4"]);
+    assert!(engine.ask("param_player").starts_with("= \n[string] player random:seed=4\n"));
+    assert_eq!(engine.ask("boardsize 11"), "= \n");
+    assert_eq!(engine.ask("param_player solve_time 0"), "= \n");
+    let first = engine.ask("genmove b");
+    assert!(first.starts_with("= ") && first.trim_end().len() > 2, "{first}");
+    // Two seconds a move: the default player (H-search on 11x11 after a solve of at most a
+    // third of the time) answers well within it. The bound checked is loose, so that a loaded
+    // machine does not fail the test.
+    assert_eq!(engine.ask("param_player player vc-greedy"), "= \n");
+    assert_eq!(engine.ask("param_player solve_time 1"), "= \n");
+    assert_eq!(engine.ask("time_settings 0 2 1"), "= \n");
+    let start = Instant::now();
+    let answer = engine.ask("genmove w");
+    assert!(answer.starts_with("= "), "{answer}");
+    assert!(start.elapsed().as_secs_f64() < 20.0);
+    assert_eq!(engine.ask("quit"), "= \n");
+    assert!(engine.child.wait().unwrap().success());
+}
+
+#[test]
+fn a_bad_player_spec_is_one_line_and_a_failure() {
+    for (spec, says) in [
+        ("nobody", "unknown player 'nobody' (players: "),
+        ("random:seed=-1", "bad value '-1' for setting 'seed'"),
+        ("random:seed", "bad player spec"),
+    ] {
+        let out = Command::new(env!("CARGO_BIN_EXE_nash"))
+            .args(["htp", "--player", spec])
+            .stdin(Stdio::null())
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "{spec}");
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(err.contains(says) && err.contains(spec), "{err}");
+    }
 }

@@ -4,6 +4,7 @@
 mod consistency;
 mod fuzz;
 mod limits;
+mod play;
 mod session;
 
 use nash_htp::Engine;
