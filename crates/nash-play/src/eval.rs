@@ -126,6 +126,15 @@ impl<B: BitSet> Evaluator<B> {
         self.kind
     }
 
+    /// The H-search setting whose full connections the `resistance` circuit adds (by default
+    /// [`resistance::Circuit::default_hsearch`]); it costs most of that evaluation's time, so a
+    /// player may trade connections for speed. No effect on the other evaluations.
+    pub fn set_hsearch(&mut self, config: nash_vc::HSearchConfig) {
+        if self.kind == EvalKind::Resistance {
+            self.circuit().set_hsearch(config);
+        }
+    }
+
     /// The value of `pos` for the side to move: `WIN` or `-WIN` when the game is over,
     /// otherwise strictly between them, larger meaning better for the side to move.
     pub fn value(&mut self, pos: &Position<B>) -> f64 {

@@ -19,11 +19,13 @@
 //!   (however many carriers the pair has), the resistance evaluation of Six and Benzene. Both
 //!   make the ends nearly one node while keeping them weaker than a real connection; the
 //!   conductor is cheaper and keeps the circuit's matrix narrow.
-//! - The connections are H-search's (s.5) under [`HSearchConfig::fast`] without its early stop:
-//!   the OR rule combines at most three semi connections, and at most 32 full connections are
-//!   kept per pair of ends (the role of Hexy's threshold N, s.6). Only full connections enter
-//!   the circuit, as in s.4. The early stop is off so that the value does not depend on who is
-//!   to move (it would cut one player's connection set short).
+//! - The connections are H-search's (s.5) under [`Circuit::default_hsearch`]: the OR rule
+//!   combines at most three semi connections, and at most 8 full and 16 semi connections are
+//!   kept per pair of ends (the role of Hexy's threshold N, s.6, whose value the paper's text
+//!   does not give; 8 halves the time of nash-vc's cap of 32 and moves the value by about 0.04
+//!   on 9x9 and 11x11 mid-game positions). Only full connections enter the circuit, as in s.4.
+//!   The early stop is off so that the value does not depend on who is to move (it would cut
+//!   one player's connection set short). [`Evaluator::set_hsearch`] changes the setting.
 //! - The move scores: the paper's surviving text gives none; we follow van Rijswijck's account
 //!   of Hexy (s.3.1: the energy dissipated in the links around a cell), summed over both
 //!   players' circuits, each as a share of its total power (between 0 and 2).
@@ -33,6 +35,9 @@
 use nash_board::{BitSet, Cell, Color, Position};
 use nash_vc::{HSearchConfig, Resistance, ResistanceConfig, VcBuilder};
 
+#[cfg(doc)]
+use crate::eval::Evaluator;
+
 /// The circuits of both players and the H-search that feeds them.
 #[derive(Debug)]
 pub struct Circuit<B: BitSet> {
@@ -41,18 +46,37 @@ pub struct Circuit<B: BitSet> {
 }
 
 impl<B: BitSet> Circuit<B> {
-    /// The circuit with virtual connections, or with adjacency only when `plain`.
+    /// The circuit with virtual connections from H-search under [`Circuit::default_hsearch`],
+    /// or with adjacency only when `plain`.
     pub fn new(plain: bool) -> Circuit<B> {
-        // No early stop: the circuit must not depend on who is to move.
-        let fast = HSearchConfig { early_stop: false, ..HSearchConfig::fast() };
         let (hsearch, config) = if plain {
             // No room for any connection: H-search only names the groups.
-            let none = HSearchConfig { max_fulls: Some(0), max_semis: Some(0), ..fast };
+            let none =
+                HSearchConfig { max_fulls: Some(0), max_semis: Some(0), ..Self::default_hsearch() };
             (none, ResistanceConfig { vc_weight: 0.0, ..ResistanceConfig::default() })
         } else {
-            (fast, ResistanceConfig::default())
+            (Self::default_hsearch(), ResistanceConfig::default())
         };
         Circuit { vc: VcBuilder::new(hsearch), circuit: Resistance::new(config) }
+    }
+
+    /// The H-search of the `resistance` evaluation: the 3-OR rule, at most 8 full and 16 semi
+    /// connections per pair of ends (Hexy's threshold N, s.6), no early stop (it would make
+    /// the value depend on who is to move).
+    pub fn default_hsearch() -> HSearchConfig {
+        HSearchConfig {
+            early_stop: false,
+            max_fulls: Some(8),
+            max_semis: Some(16),
+            ..HSearchConfig::fast()
+        }
+    }
+
+    /// Uses `config` for the virtual connections from now on (a plain circuit stays plain).
+    pub fn set_hsearch(&mut self, config: HSearchConfig) {
+        if self.circuit.config().vc_weight > 0.0 {
+            self.vc.set_config(config);
+        }
     }
 
     /// The value for `me`: `ln(R_opp / R_me)`.

@@ -195,3 +195,21 @@ fn obvious_moves_score_first() {
         }
     }
 }
+
+#[test]
+fn resistance_without_connections_is_the_plain_circuit() {
+    let mut rng = SmallRng::seed_from_u64(47);
+    let mut with = Evaluator::<Bitboard>::new(EvalKind::Resistance);
+    let none = nash_vc::HSearchConfig {
+        max_fulls: Some(0),
+        max_semis: Some(0),
+        ..nash_vc::HSearchConfig::default()
+    };
+    with.set_hsearch(none);
+    let mut plain = Evaluator::<Bitboard>::new(EvalKind::ResistancePlain);
+    for _ in 0..20 {
+        let moves = rng.gen_range(0..30);
+        let p = random_game::<Bitboard>(&mut rng, 7, 7, moves);
+        assert_eq!(with.value(&p), plain.value(&p), "{p}");
+    }
+}
