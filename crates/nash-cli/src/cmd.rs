@@ -3,6 +3,7 @@
 pub mod genmove;
 pub mod htp;
 pub mod ica;
+pub mod play;
 pub mod show;
 pub mod solve;
 pub mod vc;

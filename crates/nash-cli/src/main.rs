@@ -82,6 +82,13 @@ Examples:
   nash genmove c3 --size 5 --json
 A position the solver proves within --solve-time is played by the solver, whatever the player.")]
     Genmove(cmd::genmove::Args),
+    /// Play a game in the terminal against a Nash player; the record is saved as SGF.
+    #[command(after_help = "\
+Examples:
+  nash play --player alphabeta --size 9
+  nash play --size 3 --color white --sgf game.sgf < testdata/play/3x3.txt
+Type cells (e5), swap, undo, resign, quit or help; standard input may be a file or a pipe.")]
+    Play(cmd::play::Args),
     /// Run a Hex Text Protocol engine on standard input and output (for HexGui and .tst suites).
     #[command(after_help = "\
 Examples:
@@ -129,6 +136,7 @@ fn main() -> ExitCode {
         Command::Solve(a) => cmd::solve::run(a),
         Command::Winning(a) => cmd::winning::run(a),
         Command::Genmove(a) => cmd::genmove::run(a),
+        Command::Play(a) => cmd::play::run(a),
         Command::Htp(a) => cmd::htp::run(a),
     };
     match result {

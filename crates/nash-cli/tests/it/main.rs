@@ -5,4 +5,5 @@ mod docs;
 mod examples;
 mod htp;
 mod pictures;
+mod play;
 mod show;
