@@ -1,0 +1,346 @@
+//! The AND and OR rules of H-search on one player's [`Store`]: the work queue run to a fixed
+//! point, the AND rule through a midpoint and the OR-k rule over a pair's semis (Anshelevich
+//! 2000 s.5; Chen 2025 s.4.4 and s.5.4 for the variants).
+//!
+//! The storage (arenas, minimal lists, `add_full` and `add_semi`) is the parent module's; this
+//! module only decides which connections to add.
+
+use nash_board::BitSet;
+
+use super::{BitExt, Store, NO_KEY};
+
+/// What an AND combination through a midpoint gives.
+#[derive(Clone, Copy, Debug)]
+enum AndGives<B> {
+    /// A full connection (the midpoint is a group or an edge).
+    Full,
+    /// A semi keyed at `key`, with `extra` added to the carrier (the midpoint when it is an
+    /// empty cell).
+    Semi { key: usize, extra: B },
+}
+
+impl<B: BitSet> Store<B> {
+    /// The kind of AND-rule midpoint `m` can be: `Some(true)` for an empty cell (the result is a
+    /// semi keyed at `m`), `Some(false)` for a group or, with the border switch, an own edge
+    /// (the result is full), `None` if `m` may not be a midpoint.
+    #[inline]
+    fn midpoint(&self, m: usize) -> Option<bool> {
+        if m >= B::EDGE_BASE {
+            if self.config.border_midpoint {
+                Some(false)
+            } else {
+                None
+            }
+        } else if self.empty.has_bit(m) {
+            Some(true)
+        } else {
+            Some(false)
+        }
+    }
+
+    /// Runs the rules on queued connections until none is left or the early stop fires.
+    pub fn run(&mut self) {
+        let mut head = 0;
+        while head < self.queue.len() && !self.stopped {
+            if head >= 1024 && 2 * head >= self.queue.len() {
+                // Forget what was done, so the queue stays as long as what waits.
+                self.queue.drain(..head);
+                head = 0;
+            }
+            let w = self.queue[head];
+            head += 1;
+            let (a, b) = (w.a as usize, w.b as usize);
+            let p = self.pair(a, b);
+            if w.key == NO_KEY {
+                if self.full_list(p).contains(&w.carrier) {
+                    self.full_rules(a, b, w.carrier);
+                }
+            } else {
+                // Carriers in a list are distinct (an antichain), so one match decides.
+                let semis = self.semis_at(p);
+                let live = semis
+                    .carriers
+                    .iter()
+                    .position(|&c| c == w.carrier)
+                    .is_some_and(|i| semis.keys[i] == w.key);
+                if live {
+                    self.semi_rules(a, b, w.carrier, w.key as usize);
+                }
+            }
+        }
+        self.queue.clear();
+    }
+
+    /// The AND rule with a new full connection `(a, b, carrier)` as one operand.
+    fn full_rules(&mut self, a: usize, b: usize, carrier: B) {
+        for (m, o) in [(a, b), (b, a)] {
+            let Some(empty_mid) = self.midpoint(m) else { continue };
+            let gives = if empty_mid {
+                AndGives::Semi { key: m, extra: B::from_bit(m) }
+            } else {
+                AndGives::Full
+            };
+            if !self.and_with_fulls(m, o, carrier, gives) {
+                return;
+            }
+            if !empty_mid && self.config.semi_and {
+                let (im, io) = (self.id(m), self.id(o));
+                // Between adjacent ends every result is refused (see `and_with_fulls`).
+                let zs = self.semi_nbrs[im].without_bit(o) - carrier - self.adjacent[io];
+                for z in zs.bits() {
+                    let iz = self.id(z);
+                    let span = self.lists[self.pair_of_ids(im, iz)].semis;
+                    let q = self.pair_of_ids(io, iz);
+                    for i in span.range() {
+                        let other = self.semi_arena[i];
+                        self.stats.and_tries += 1;
+                        if other.intersects(carrier) || other.has_bit(o) {
+                            continue;
+                        }
+                        let key = self.key_arena[i] as usize;
+                        self.add_semi_at(q, o, z, io, iz, carrier | other, key);
+                        if self.stopped {
+                            return;
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// The AND rule between a connection `(o, m)` with `carrier` and every full connection
+    /// `(m, z)` whose carrier is disjoint from it and avoids `o`; `gives` says what each
+    /// combination is. Returns `false` when the early stop fired.
+    ///
+    /// Adding to the pair `(o, z)` never changes the list of `(m, z)` (`o != m`), so that list's
+    /// block is read in place while the rules add.
+    ///
+    /// Every combination's carrier contains `carrier`, so when `(o, z)` already has a full
+    /// connection whose carrier is a subset of `carrier` nothing can be added there: such `z`
+    /// are skipped, at once for adjacent ends (an empty carrier), and otherwise at the first
+    /// combination that would be tried. `and_tries` counts only the combinations examined.
+    fn and_with_fulls(&mut self, m: usize, o: usize, carrier: B, gives: AndGives<B>) -> bool {
+        let (im, io) = (self.id(m), self.id(o));
+        let zs = self.full_nbrs[im].without_bit(o) - carrier - self.adjacent[io];
+        for z in zs.bits() {
+            let iz = self.id(z);
+            let span = self.lists[self.pair_of_ids(im, iz)].fulls;
+            let q = self.pair_of_ids(io, iz);
+            let mut checked = false;
+            for i in span.range() {
+                let other = self.full_arena[i];
+                self.stats.and_tries += 1;
+                if other.intersects(carrier) || other.has_bit(o) {
+                    continue;
+                }
+                if !checked {
+                    checked = true;
+                    if self.dominated(q, carrier, gives) {
+                        break;
+                    }
+                }
+                match gives {
+                    AndGives::Full => self.add_full_at(q, o, z, io, iz, carrier | other),
+                    AndGives::Semi { key, extra } => {
+                        self.add_semi_at(q, o, z, io, iz, carrier | other | extra, key)
+                    }
+                };
+                if self.stopped {
+                    return false;
+                }
+            }
+        }
+        true
+    }
+
+    /// Whether pair `q` refuses every AND combination of an operand with `carrier` (as
+    /// `gives` says): it has a full connection inside `carrier`, or, when the combinations are
+    /// semis, a semi inside `carrier` and the midpoint. What dominates stays dominated while
+    /// connections are added (a dropped carrier is dropped for a smaller one).
+    fn dominated(&self, q: usize, carrier: B, gives: AndGives<B>) -> bool {
+        if self.full_list(q).iter().any(|c| c.is_subset(carrier)) {
+            return true;
+        }
+        match gives {
+            AndGives::Full => false,
+            AndGives::Semi { extra, .. } => {
+                let least = carrier | extra;
+                self.semis_at(q).carriers.iter().any(|c| c.is_subset(least))
+            }
+        }
+    }
+
+    /// The OR rule over the semis of `(a, b)` including the new one, and the AND rule with the
+    /// new semi as one operand at a group or edge.
+    fn semi_rules(&mut self, a: usize, b: usize, carrier: B, key: usize) {
+        self.or_rule(a, b, carrier);
+        if self.stopped || !self.config.semi_and {
+            return;
+        }
+        for (m, o) in [(a, b), (b, a)] {
+            if self.midpoint(m) == Some(false)
+                && !self.and_with_fulls(m, o, carrier, AndGives::Semi { key, extra: B::EMPTY })
+            {
+                return;
+            }
+        }
+    }
+
+    /// The OR rule: sets of semis between `a` and `b` whose carriers have an empty intersection
+    /// give a full connection with the union carrier (Anshelevich 2000 s.5). Only sets that
+    /// contain the new semi are tried, each added semi must shrink the running intersection,
+    /// and at most `k` semis are combined (the OR-k rule).
+    fn or_rule(&mut self, a: usize, b: usize, carrier: B) {
+        let (ia, ib) = (self.id(a), self.id(b));
+        let p = self.pair_of_ids(ia, ib);
+        self.or_buf.clear();
+        // Only sets with an empty intersection succeed, so if all the semis together share a
+        // cell there is nothing to search.
+        let mut all = carrier;
+        for &s in &self.semi_arena[self.lists[p].semis.range()] {
+            if s != carrier {
+                self.or_buf.push(s);
+                all &= s;
+            }
+        }
+        if self.or_buf.is_empty() || !all.is_empty() {
+            return;
+        }
+        self.or_out.clear();
+        let depth = self.config.or_limit.max_semis() - 1;
+        let budget = self.config.or_budget.map_or(u64::MAX, u64::from);
+        // Suffix intersections: a set drawn from `or_buf[j..]` cannot bring an intersection
+        // that meets `or_suffix[j]` to empty, so the search skips it.
+        self.or_suffix.clear();
+        self.or_suffix.resize(self.or_buf.len() + 1, B::AREA);
+        for j in (0..self.or_buf.len()).rev() {
+            self.or_suffix[j] = self.or_suffix[j + 1] & self.or_buf[j];
+        }
+        let (list, suffix) = (&self.or_buf[..], &self.or_suffix[..]);
+        let left = or_search(list, suffix, 0, carrier, carrier, depth, budget, &mut self.or_out);
+        self.stats.or_steps += budget - left;
+        for i in 0..self.or_out.len() {
+            let u = self.or_out[i];
+            self.add_full_at(p, a, b, ia, ib, u);
+            if self.stopped {
+                return;
+            }
+        }
+    }
+}
+
+/// Depth-first search for sets of semis (from `list[start..]`) that bring the intersection
+/// `inter` to empty; pushes each such union. `suffix[j]` is the intersection of `list[j..]`
+/// (`suffix[list.len()]` holds every cell): once `inter` meets it, no set from there on can
+/// succeed. Each semi looked at is one step of `budget`; returns the steps left.
+#[allow(clippy::too_many_arguments)]
+fn or_search<B: BitSet>(
+    list: &[B],
+    suffix: &[B],
+    start: usize,
+    inter: B,
+    union: B,
+    depth: usize,
+    mut budget: u64,
+    out: &mut Vec<B>,
+) -> u64 {
+    if inter.intersects(suffix[start]) {
+        return budget;
+    }
+    if depth <= 1 {
+        // The last semi of a set: `inter` is not empty, so only a semi that empties it counts
+        // (one that leaves it unchanged cannot). Same steps, without the branch per semi.
+        let rest = list.get(start..).unwrap_or(&[]);
+        let k = rest.len().min(usize::try_from(budget).unwrap_or(usize::MAX));
+        for &c in &rest[..k] {
+            if (inter & c).is_empty() {
+                push_minimal(out, union | c);
+            }
+        }
+        return budget - k as u64;
+    }
+    for (j, &c) in list.iter().enumerate().skip(start) {
+        if budget == 0 || inter.intersects(suffix[j]) {
+            break;
+        }
+        budget -= 1;
+        let i2 = inter & c;
+        if i2 == inter {
+            continue;
+        }
+        let u2 = union | c;
+        if i2.is_empty() {
+            push_minimal(out, u2);
+        } else {
+            budget = or_search(list, suffix, j + 1, i2, u2, depth - 1, budget, out);
+        }
+    }
+    budget
+}
+
+/// Adds `u` to `out` unless a carrier there is inside it, dropping those that contain it.
+#[inline]
+fn push_minimal<B: BitSet>(out: &mut Vec<B>, u: B) {
+    if !out.iter().any(|o| o.is_subset(u)) {
+        out.retain(|o| !u.is_subset(*o));
+        out.push(u);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use nash_board::{Bitboard, Cell};
+
+    use super::*;
+
+    /// Every minimal union of at most `depth` carriers from `list` that, with `first`, have an
+    /// empty intersection (brute force over all subsets).
+    fn or_brute(list: &[Bitboard], first: Bitboard, depth: usize) -> Vec<Bitboard> {
+        let mut out = Vec::new();
+        for mask in 1u32..1 << list.len() {
+            if mask.count_ones() as usize > depth {
+                continue;
+            }
+            let (mut inter, mut union) = (first, first);
+            for (i, &c) in list.iter().enumerate() {
+                if mask & (1 << i) != 0 {
+                    inter &= c;
+                    union |= c;
+                }
+            }
+            if inter.is_empty() {
+                push_minimal(&mut out, union);
+            }
+        }
+        out
+    }
+
+    proptest::proptest! {
+        /// The OR search with its suffix pruning finds exactly the minimal unions that a search
+        /// of every set of semis finds, when no budget cuts it short.
+        #[test]
+        fn or_search_finds_every_minimal_union(
+            raw in proptest::collection::vec(0u16..1 << 9, 1..10),
+            first in 1u16..1 << 9,
+            depth in 1usize..5,
+        ) {
+            // Carriers over nine cells (a1..c3), small enough for many empty intersections.
+            let cells: Vec<Cell> = (0..9).filter_map(|i| Cell::new(i % 3, i / 3)).collect();
+            let set = |m: u16| -> Bitboard {
+                cells.iter().enumerate().filter(|(i, _)| m & (1 << i) != 0).map(|(_, &c)| c).collect()
+            };
+            let list: Vec<Bitboard> = raw.iter().map(|&m| set(m)).collect();
+            let first = set(first);
+            let mut suffix = vec![Bitboard::AREA; list.len() + 1];
+            for j in (0..list.len()).rev() {
+                suffix[j] = suffix[j + 1] & list[j];
+            }
+            let mut found = Vec::new();
+            or_search(&list, &suffix, 0, first, first, depth, u64::MAX, &mut found);
+            let mut want = or_brute(&list, first, depth);
+            found.sort_by_key(|b| b.0);
+            want.sort_by_key(|b| b.0);
+            proptest::prop_assert_eq!(found, want);
+        }
+    }
+}
