@@ -98,8 +98,7 @@ pub(crate) fn solve_within<B: BitSet>(
 
 /// The inferior cells of `pos` with `color` to move (nash-patterns' analysis).
 fn analyse<B: BitSet>(pos: &Position<B>) -> Analysis<B> {
-    let ice = Ice::for_size(pos.cols(), pos.rows()).expect("the position's own size is valid");
-    ice.analyse(pos)
+    Ice::shared(pos.geometry()).analyse(pos)
 }
 
 /// Which labels an inferior-cell answer shows.

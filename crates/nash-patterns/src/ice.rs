@@ -44,6 +44,9 @@
 //! - A position that is already won is left alone ([`Analysis::winner`] is set, nothing is
 //!   filled or pruned, `candidates` is empty).
 
+use std::any::{Any, TypeId};
+use std::sync::{Mutex, OnceLock};
+
 use nash_board::{BitSet, BoardSizeError, Cell, Color, Geometry, Position};
 
 use crate::compile::Compiled;
@@ -249,9 +252,31 @@ impl<B: BitSet> Ice<B> {
         Ice { geom, config, compiled: Compiled::new(geom, patterns, FIRST_PATTERN_RULE) }
     }
 
-    /// An engine with the shipped patterns and the default configuration.
-    pub fn for_size(cols: usize, rows: usize) -> Result<Ice<B>, BoardSizeError> {
-        Ok(Ice::new(Geometry::get(cols, rows)?, &PatternSet::builtin(), Config::default()))
+    /// The engine with the shipped patterns and the default configuration for `geom`, compiled
+    /// once per board size and bitboard width in the process and shared from then on.
+    /// Compiling the placements takes about a millisecond, more than a small solve or one
+    /// analysis, so the solver, the HTP engine and the CLI all take the engine from here.
+    pub fn shared(geom: &'static Geometry<B>) -> &'static Ice<B> {
+        type Entry = (usize, TypeId, &'static (dyn Any + Send + Sync));
+        static ENGINES: OnceLock<Mutex<Vec<Entry>>> = OnceLock::new();
+        let id = (geom as *const Geometry<B> as usize, TypeId::of::<B>());
+        // A panic while compiling leaves the list as it was, so a poisoned lock is still sound.
+        let mut engines =
+            ENGINES.get_or_init(Mutex::default).lock().unwrap_or_else(|e| e.into_inner());
+        let known = engines.iter().find(|(g, t, _)| (*g, *t) == id);
+        if let Some(ice) = known.and_then(|(_, _, e)| e.downcast_ref::<Ice<B>>()) {
+            return ice;
+        }
+        // One engine per board size and width lives for the whole process: a bounded leak.
+        let ice: &'static Ice<B> =
+            Box::leak(Box::new(Ice::new(geom, &PatternSet::builtin(), Config::default())));
+        engines.push((id.0, id.1, ice));
+        ice
+    }
+
+    /// [`Ice::shared`] for a board of `cols` × `rows`.
+    pub fn for_size(cols: usize, rows: usize) -> Result<&'static Ice<B>, BoardSizeError> {
+        Ok(Ice::shared(Geometry::get(cols, rows)?))
     }
 
     /// The board geometry this engine serves.

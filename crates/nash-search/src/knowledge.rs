@@ -7,12 +7,10 @@
 //! node lost adds the support to the loss carrier, which keeps carriers sound when moves were
 //! pruned by knowledge rather than refuted by search.
 
-use std::any::{Any, TypeId};
 use std::cell::RefCell;
-use std::sync::{Mutex, OnceLock};
 
 use nash_board::{BitSet, Cell, Color, Geometry, Position};
-use nash_patterns::{Ice, PatternSet};
+use nash_patterns::Ice;
 use nash_vc::{Resistance, VcBuilder};
 
 use crate::config::{Knowledge, MoveOrdering};
@@ -92,7 +90,7 @@ pub(crate) struct Pipeline<B: BitSet> {
     cfg: Knowledge,
     /// Static move score by bit index (higher first).
     centre: Vec<i32>,
-    ice: Option<Ice<B>>,
+    ice: Option<&'static Ice<B>>,
     /// A pool of H-search builders, each describing a recently analysed position: a child's
     /// connections for the player who did not move are taken from its parent's (Chen 2025
     /// s.5.4.2) when the parent's builder is still in the pool.
@@ -141,7 +139,7 @@ impl<B: BitSet> Pipeline<B> {
             }
             centre[B::bit_of(cell)] = w;
         }
-        let ice = cfg.fill_in.then(|| shared_ice(geom));
+        let ice = cfg.fill_in.then(|| Ice::shared(geom));
         let n = geom.cells().len() + 2;
         let vc: Vec<_> = (0..plan.pool).map(|_| VcBuilder::new(cfg.hsearch)).collect();
         let cache = vec![Cached::default(); plan.cache_slots.min(CACHE_START)];
@@ -570,23 +568,6 @@ fn small_threat<B: BitSet>(vc: &VcBuilder<B>, color: Color, empty: B) -> B {
         }
     }
     union & empty
-}
-
-/// The inferior-cell engine for a board. Compiling the pattern placements takes about a
-/// millisecond, more than a small solve, so each board's engine is compiled once per process
-/// and every pipeline gets a copy.
-fn shared_ice<B: BitSet>(geom: &'static Geometry<B>) -> Ice<B> {
-    type Compiled = (usize, TypeId, Box<dyn Any + Send + Sync>);
-    static ENGINES: OnceLock<Mutex<Vec<Compiled>>> = OnceLock::new();
-    let id = (geom as *const Geometry<B> as usize, TypeId::of::<B>());
-    let mut engines = ENGINES.get_or_init(Mutex::default).lock().unwrap_or_else(|e| e.into_inner());
-    let known = engines.iter().find(|(g, t, _)| (*g, *t) == id);
-    if let Some(ice) = known.and_then(|(_, _, e)| e.downcast_ref::<Ice<B>>()) {
-        return ice.clone();
-    }
-    let ice = Ice::new(geom, &PatternSet::builtin(), nash_patterns::Config::default());
-    engines.push((id.0, id.1, Box::new(ice.clone())));
-    ice
 }
 
 /// Undoes what an analysis pushed on the position.

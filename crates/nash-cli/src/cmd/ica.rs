@@ -4,7 +4,7 @@
 use anyhow::Context;
 use nash_board::svg::{Overlay, Picture, Style};
 use nash_board::{BitSet, Color, Position};
-use nash_patterns::{Config, Ice, PatternSet, Report};
+use nash_patterns::{Ice, Report};
 
 /// Arguments of `nash ica`.
 #[derive(Debug, clap::Args)]
@@ -24,9 +24,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
 }
 
 fn analyse<B: BitSet>(pos: &Position<B>, args: &Args) -> anyhow::Result<()> {
-    let ice = Ice::new(pos.geometry(), &PatternSet::builtin(), Config::default());
+    let ice = Ice::shared(pos.geometry());
     let a = ice.analyse(pos);
-    let report = Report::new(&ice, &a);
+    let report = Report::new(ice, &a);
     args.picture.write(|| {
         Picture::new(pos)
             .overlay(Overlay::labelled(a.dead, Style::Dead, "dead"))
