@@ -65,3 +65,56 @@ fn the_listings_of_htp_md_are_what_the_engine_answers() {
         assert!(text.contains(&format!("`{name}")), "htp.md does not document {name}");
     }
 }
+
+/// The crate names a manifest lists under `[dependencies]` (Nash's own crates only).
+fn nash_dependencies(manifest: &str) -> Vec<String> {
+    manifest
+        .lines()
+        .skip_while(|l| l.trim() != "[dependencies]")
+        .skip(1)
+        .take_while(|l| !l.starts_with('['))
+        .filter_map(|l| l.split(['.', ' ', '=']).next())
+        .filter(|name| name.starts_with("nash-"))
+        .map(str::to_owned)
+        .collect()
+}
+
+#[test]
+fn the_crate_table_of_architecture_md_is_every_direct_dependency() {
+    let table = block_after(&doc("ARCHITECTURE.md"), "## Bird's-eye view");
+    let mut lines = table.lines();
+    let header = lines.next().expect("a header line");
+    // Each column's crate, by the position of its name in the header.
+    let columns: Vec<(usize, String)> = header
+        .split_whitespace()
+        .map(|name| (header.find(&format!(" {name}")).unwrap() + 1, format!("nash-{name}")))
+        .collect();
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let mut rows = 0;
+    for line in lines {
+        let krate = line.split_whitespace().next().expect("a crate name");
+        let drawn: Vec<String> = line
+            .char_indices()
+            .filter(|&(_, c)| c == 'x')
+            .filter(|&(i, _)| i >= krate.len())
+            .map(|(i, _)| {
+                let (_, name) = columns
+                    .iter()
+                    .find(|(at, name)| (*at..*at + name.len() - 5).contains(&i))
+                    .unwrap_or_else(|| panic!("an x outside every column: {line:?}"));
+                name.clone()
+            })
+            .collect();
+        let dir =
+            if krate == "xtask" { root.join("xtask") } else { root.join("crates").join(krate) };
+        let manifest = std::fs::read_to_string(dir.join("Cargo.toml")).expect("a manifest");
+        let mut declared = nash_dependencies(&manifest);
+        let mut drawn = drawn;
+        declared.sort();
+        drawn.sort();
+        assert_eq!(drawn, declared, "the row of {krate} in ARCHITECTURE.md");
+        rows += 1;
+    }
+    let crates = std::fs::read_dir(root.join("crates")).expect("crates/").count();
+    assert_eq!(rows, crates + 1, "one row per crate and xtask");
+}

@@ -75,6 +75,12 @@ fn move_lists() {
     assert!(r.stdout.contains("      7  .  .  .  .  .  .  .  7\n"), "{}", r.stdout);
     assert!(!r.stdout.contains('B'), "{}", r.stdout);
     check_ok(&["show", "--size", "2"], "   a  b\n1  .  .  1\n 2  .  .  2\n    a  b\nblack to move");
+    // One rule for every command: a move list is on the board of --size too, 7x7 by default
+    // (`nash solve d4` is the 7x7 centre opening).
+    let r = nash(&["show", "d4"]);
+    assert_eq!(r.code, 0);
+    assert!(r.stdout.contains("   4  .  .  .  B  .  .  .  4\n"), "{}", r.stdout);
+    assert!(r.stdout.contains("      7  .  .  .  .  .  .  .  7\n"), "{}", r.stdout);
 }
 
 #[test]

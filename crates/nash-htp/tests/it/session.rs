@@ -145,6 +145,12 @@ fn sgf_files_load_and_bad_ones_are_refused() {
     assert_eq!(got[6], "? invalid number \"x\"");
     assert_eq!(got[7], got[3], "a failed load leaves the position alone");
     assert_eq!(got[8..], ["= ", "= ", "? cannot undo: no move to take back"]);
+    // Editors on some systems start a UTF-8 file with a byte order mark: it is not part of
+    // the record.
+    let bom = dir.join("bom.sgf");
+    std::fs::write(&bom, "\u{feff}(;FF[4]GM[11]SZ[4:3];B[b2];W[c3];B[a1])").unwrap();
+    let got = answers(&transcript(&format!("loadsgf {}\nshowboard\n", bom.display())));
+    assert_eq!(got, ["= ".to_owned(), board_after(["B", "B", "W"], "white")]);
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
