@@ -1,5 +1,6 @@
 //! Evaluation benchmarks: each evaluation's `value` and `move_scores` on random mid-game
-//! positions (20 stones) of 9x9 and 11x11, the leaves and interior nodes of a search.
+//! positions (20 stones) of 9x9 and 11x11, the leaves and interior nodes of a search, and the
+//! resistance circuits on children of positions just scored (a search's leaves).
 
 use std::hint::black_box;
 
@@ -46,6 +47,28 @@ fn evaluations(c: &mut Criterion) {
                     i = (i + 1) % set.len();
                     eval.move_scores(&set[i], &mut scores);
                     black_box(scores.len())
+                })
+            });
+        }
+        // A search's leaves: the children of positions whose moves were just scored (the
+        // resistance circuit derives their connections from the parent's).
+        for kind in [EvalKind::Resistance, EvalKind::ResistancePlain] {
+            let mut eval = Evaluator::<Bitboard>::new(kind);
+            let mut scores = Vec::new();
+            let mut children = Vec::new();
+            for p in &set[..8] {
+                eval.move_scores(p, &mut scores);
+                for c in p.empty_cells().iter().step_by(7) {
+                    let mut q = p.clone();
+                    q.play(c).unwrap();
+                    children.push(q);
+                }
+            }
+            let mut i = 0;
+            group.bench_function(format!("{kind}/value-of-child"), |b| {
+                b.iter(|| {
+                    i = (i + 1) % children.len();
+                    black_box(eval.value(&children[i]))
                 })
             });
         }

@@ -156,6 +156,10 @@ fn evaluating_allocates_nothing_once_warm() {
                 eval.move_scores(p, &mut scores);
             }
         };
+        // The resistance circuit keeps eight interior positions' connection sets in turn, and
+        // the twenty positions land in other slots on the second pass: after two passes every
+        // slot has held every position it holds on the third.
+        run(&mut eval);
         run(&mut eval);
         let before = allocations();
         run(&mut eval);
@@ -212,4 +216,33 @@ fn resistance_without_connections_is_the_plain_circuit() {
         let p = random_game::<Bitboard>(&mut rng, 7, 7, moves);
         assert_eq!(with.value(&p), plain.value(&p), "{p}");
     }
+}
+
+#[test]
+fn resistance_derived_from_an_ancestor_matches_a_rebuild() {
+    // Under the exact H-search closure a set derived from an ancestor's is the rebuilt set, so
+    // the values an evaluator gives after scoring the parent's moves are a fresh evaluator's.
+    let exact = nash_vc::HSearchConfig::default().exact();
+    let mut rng = SmallRng::seed_from_u64(53);
+    let mut warm = Evaluator::<Bitboard>::new(EvalKind::Resistance);
+    warm.set_hsearch(exact);
+    let (mut scores, mut checked) = (Vec::new(), 0);
+    for _ in 0..4 {
+        let moves = rng.gen_range(1..6);
+        let p = random_game::<Bitboard>(&mut rng, 4, 4, moves);
+        if p.winner().is_some() {
+            continue;
+        }
+        warm.move_scores(&p, &mut scores);
+        for c in p.empty_cells().iter().take(6) {
+            let mut q = p.clone();
+            q.play(c).unwrap();
+            let mut fresh = Evaluator::<Bitboard>::new(EvalKind::Resistance);
+            fresh.set_hsearch(exact);
+            let (a, b) = (warm.value(&q), fresh.value(&q));
+            assert!((a - b).abs() < 1e-9, "{c}: {a} vs {b}\n{p}");
+            checked += 1;
+        }
+    }
+    assert!(checked >= 12, "{checked}");
 }
