@@ -51,7 +51,7 @@ const MAX_NEW: usize = 4;
 /// Building the connections from scratch costs milliseconds on 9x9 and 11x11, so they are
 /// derived where possible from those of an ancestor ([`VcBuilder::build_from`], Chen 2025
 /// s.5.4.2: a quarter to a sixth of the time for a child): [`Circuit::move_scores`] (called at interior
-/// nodes of a search) keeps its position's set among the last [`ANCESTORS`], and every
+/// nodes of a search) keeps its position's set among the last eight, and every
 /// evaluation starts from the kept set with the fewest stones missing, if any is a subset of
 /// the position. With capped lists a derived set can differ from a rebuilt one, so a value may
 /// depend on what was evaluated before; the sequence of calls of a search is fixed, so players
