@@ -6,8 +6,10 @@ use clap::{Parser, Subcommand};
 
 mod bench;
 mod experiment;
+mod htp;
 mod regress;
 mod regress_tst;
+mod tournament;
 mod verify_patterns;
 
 /// Nash's task runner.
@@ -30,6 +32,20 @@ enum Task {
     VerifyPatterns(verify_patterns::Args),
     /// Reproduce the seed papers' tables with Nash's code.
     Experiment(experiment::Args),
+    /// Play HTP engines against each other: Nash's players, MoHex, Wolve, any HTP engine.
+    Tournament(tournament::Args),
+    /// Serve HTP with Nash's engine, as `nash htp` does (tests of the tournament play it
+    /// without building the `nash` binary).
+    #[command(hide = true)]
+    Htp(HtpArgs),
+}
+
+/// Arguments of the hidden `cargo xtask htp`.
+#[derive(Debug, clap::Args)]
+struct HtpArgs {
+    /// The player `genmove` asks (as `nash htp --player`).
+    #[arg(long, default_value = nash_htp::DEFAULT_PLAYER)]
+    player: String,
 }
 
 /// A number of seconds on the command line: positive, finite and at most 10^9 (so that a
@@ -48,6 +64,15 @@ fn main() -> anyhow::Result<()> {
         Task::Bench(a) => bench::run(a),
         Task::VerifyPatterns(a) => verify_patterns::run(a),
         Task::Experiment(a) => experiment::run(a),
+        Task::Tournament(a) => tournament::run(a),
+        Task::Htp(a) => {
+            let mut engine = nash_htp::Engine::with_player(&a.player)?;
+            let stdin = std::io::stdin();
+            match engine.run(stdin.lock(), std::io::stdout().lock()) {
+                Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(e.into()),
+                _ => Ok(()),
+            }
+        }
     }
 }
 

@@ -9,14 +9,13 @@
 //! answer within `--timeout` (or kills the engine) fails, and a new engine replays the suite's
 //! setup lines so far (the lines that are not tests) before the suite goes on.
 
-use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
 use anyhow::{anyhow, bail, Context};
 use regex::Regex;
+
+use crate::htp::{build_nash, Engine};
 
 /// Arguments of `cargo xtask regress-tst`.
 #[derive(Debug, clap::Args)]
@@ -101,29 +100,6 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// Builds the release `nash` binary and returns its path, honouring `CARGO_TARGET_DIR`.
-fn build_nash() -> anyhow::Result<PathBuf> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("xtask is in the workspace");
-    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
-    let status = Command::new(cargo)
-        .args(["build", "--release", "-p", "nash-cli"])
-        .current_dir(root)
-        .status()
-        .context("cannot run cargo")?;
-    if !status.success() {
-        bail!("cargo build --release -p nash-cli failed");
-    }
-    let target = match std::env::var_os("CARGO_TARGET_DIR") {
-        Some(dir) => root.join(dir),
-        None => root.join("target"),
-    };
-    let exe = target.join("release").join(format!("nash{}", std::env::consts::EXE_SUFFIX));
-    if !exe.is_file() {
-        bail!("built nash not found at {}", exe.display());
-    }
-    Ok(exe)
-}
-
 /// Reads a suite file into the lines to send.
 fn parse_suite(text: &str) -> anyhow::Result<Vec<Entry>> {
     let mut entries: Vec<Entry> = Vec::new();
@@ -166,112 +142,6 @@ fn parse_expect(rest: &str) -> anyhow::Result<Expect> {
     Ok(Expect { pattern, regex, expected_failure })
 }
 
-/// A running `nash htp` with a thread that reads its answers.
-struct Engine {
-    child: Child,
-    stdin: ChildStdin,
-    answers: Receiver<Option<String>>,
-}
-
-impl Engine {
-    fn start(nash: &Path, dir: &Path) -> anyhow::Result<Engine> {
-        let mut child = Command::new(nash)
-            .arg("htp")
-            .current_dir(dir)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .spawn()
-            .with_context(|| format!("cannot start {} htp", nash.display()))?;
-        let stdin = child.stdin.take().expect("piped stdin");
-        let stdout = child.stdout.take().expect("piped stdout");
-        let (tx, answers) = mpsc::channel();
-        std::thread::spawn(move || {
-            let mut reader = BufReader::new(stdout);
-            loop {
-                let answer = read_answer(&mut reader);
-                let end = answer.is_none();
-                if tx.send(answer).is_err() || end {
-                    return;
-                }
-            }
-        });
-        Ok(Engine { child, stdin, answers })
-    }
-
-    /// Sends one command; the answer as `Ok(text)` or `Err(text)` for `?` answers.
-    fn ask(
-        &mut self,
-        command: &str,
-        timeout: Option<Duration>,
-    ) -> anyhow::Result<Result<String, String>> {
-        writeln!(self.stdin, "{command}").context("engine closed its input")?;
-        self.stdin.flush()?;
-        let raw = match timeout {
-            Some(t) => match self.answers.recv_timeout(t) {
-                Ok(a) => a,
-                Err(RecvTimeoutError::Timeout) => bail!("no answer within {:.1}s", t.as_secs_f64()),
-                Err(RecvTimeoutError::Disconnected) => None,
-            },
-            None => self.answers.recv().ok().flatten(),
-        };
-        let raw = raw.ok_or_else(|| anyhow!("engine exited"))?;
-        parse_answer(&raw)
-    }
-}
-
-impl Drop for Engine {
-    fn drop(&mut self) {
-        let _ = writeln!(self.stdin, "quit");
-        let _ = self.stdin.flush();
-        let deadline = Instant::now() + Duration::from_secs(2);
-        while Instant::now() < deadline {
-            if let Ok(Some(_)) = self.child.try_wait() {
-                return;
-            }
-            std::thread::sleep(Duration::from_millis(20));
-        }
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-/// Reads the lines of one answer up to the empty line that ends it; `None` at end of output.
-fn read_answer(reader: &mut impl BufRead) -> Option<String> {
-    let mut answer = String::new();
-    let mut line = String::new();
-    loop {
-        line.clear();
-        match reader.read_line(&mut line) {
-            Ok(0) | Err(_) => return (!answer.is_empty()).then_some(answer),
-            Ok(_) => {}
-        }
-        let text = line.trim_end_matches(['\n', '\r']);
-        if text.is_empty() {
-            if answer.is_empty() {
-                continue;
-            }
-            return Some(answer);
-        }
-        if !answer.is_empty() {
-            answer.push('\n');
-        }
-        answer.push_str(text);
-    }
-}
-
-/// Splits `=id text` / `?id text` into the status and the text.
-fn parse_answer(raw: &str) -> anyhow::Result<Result<String, String>> {
-    let mut chars = raw.chars();
-    let status = chars.next().ok_or_else(|| anyhow!("empty answer"))?;
-    let rest = chars.as_str().trim_start_matches(|c: char| c.is_ascii_digit());
-    let text = rest.strip_prefix(' ').unwrap_or(rest).trim().to_owned();
-    match status {
-        '=' => Ok(Ok(text)),
-        '?' => Ok(Err(text)),
-        _ => bail!("malformed answer {raw:?}"),
-    }
-}
-
 fn run_suite(
     nash: &Path,
     file: &Path,
@@ -284,7 +154,8 @@ fn run_suite(
     let entries = parse_suite(&text)?;
     let path = file.canonicalize()?;
     let dir = path.parent().unwrap_or(Path::new("."));
-    let mut engine = Engine::start(nash, dir)?;
+    let htp = ["htp".to_owned()];
+    let mut engine = Engine::start(nash, &htp, dir, true)?;
     let name = file.display();
     for (k, entry) in entries.iter().enumerate() {
         let t0 = Instant::now();
@@ -301,7 +172,7 @@ fn run_suite(
                     None => {}
                 }
                 drop(engine);
-                engine = Engine::start(nash, dir)?;
+                engine = Engine::start(nash, &htp, dir, true)?;
                 for setup in entries[..k].iter().filter(|e| e.expect.is_none()) {
                     // Setup answers are not checked, here as in the first run.
                     let _answer = engine
@@ -358,18 +229,5 @@ mod tests {
         assert!(entries[3].expect.as_ref().unwrap().expected_failure);
         assert!(entries[4].expect.is_none());
         assert_eq!(entries[1].line, 4);
-    }
-
-    #[test]
-    fn answers_split_into_status_and_text() {
-        assert_eq!(parse_answer("=11 white").unwrap(), Ok("white".to_owned()));
-        assert_eq!(parse_answer("= ").unwrap(), Ok(String::new()));
-        assert_eq!(parse_answer("?3 unknown command").unwrap(), Err("unknown command".to_owned()));
-        assert_eq!(parse_answer("= \na\nb").unwrap(), Ok("a\nb".to_owned()));
-        assert!(parse_answer("x").is_err());
-        let mut r = "= a\nb\n\n=1 c\n\n".as_bytes();
-        assert_eq!(read_answer(&mut r).as_deref(), Some("= a\nb"));
-        assert_eq!(read_answer(&mut r).as_deref(), Some("=1 c"));
-        assert_eq!(read_answer(&mut r), None);
     }
 }

@@ -1,0 +1,591 @@
+//! `cargo xtask tournament`: games between HTP engines (Nash's players, or any engine given by
+//! its command, such as Benzene's MoHex and Wolve), in a round robin or a gauntlet, with the
+//! results as a table of wins, win rates with 95% intervals and Elo ratings.
+//!
+//! Every pairing plays each opening of the set twice, each engine once with Black, so that the
+//! advantage of the opening and of the first move cancels within the pairing. The default set
+//! (`--openings balanced`) is the cells of White's west edge without its corners, `a2` to
+//! `a(n-1)`: on the boards solved so far (5x5 to 8x8, testdata/opening-maps.txt) some of them
+//! win for Black and some lose, none by a wide margin, which is what makes an opening useful
+//! for comparing players. Their 180° images would give the same games again, so they are left
+//! out.
+//!
+//! Games run in parallel, each between two freshly started engines (a crash or a hang cannot
+//! leak into the next game). Each finished game is appended to `games.jsonl` and saved as SGF
+//! under `games/` at once; a rerun with the same settings and output directory skips the games
+//! already there, so an interrupted tournament resumes where it stopped.
+
+mod game;
+mod stats;
+
+use std::collections::{HashSet, VecDeque};
+use std::fmt::Write as _;
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+use std::sync::{mpsc, Arc, Mutex};
+use std::time::Duration;
+
+use anyhow::{bail, Context};
+use nash_board::{Cell, Color};
+use nash_cli::progress::{Display, Watch};
+use serde::{Deserialize, Serialize};
+
+use game::{EngineSpec, Played, Reason, Setup};
+use stats::{elo_of_rate, ratings, wilson, Z95};
+
+/// Arguments of `cargo xtask tournament`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// A Nash player by its spec (`random`, `alphabeta:eval=resistance,depth=4`, …), played
+    /// by `nash htp --player SPEC` and named by its spec. Repeatable.
+    #[arg(long = "player", value_name = "SPEC")]
+    pub players: Vec<String>,
+    /// Any HTP engine: a name, `=`, and the command that starts it (split at spaces), such as
+    /// `nash=target/release/nash htp` or `mohex=/opt/benzene/src/mohex/mohex --seed 1`.
+    /// Repeatable; engines come after the players in the tables.
+    #[arg(long = "engine", value_name = "NAME=COMMAND", value_parser = parse_engine)]
+    pub engines: Vec<(String, Vec<String>)>,
+    /// An HTP command sent to one engine before each game, after `boardsize` (for example
+    /// `mohex=param_mohex max_time 1`). Repeatable.
+    #[arg(long = "send", value_name = "NAME=COMMAND", value_parser = parse_send)]
+    pub sends: Vec<(String, String)>,
+    /// The `nash` binary that plays the `--player`s; by default `cargo build --release -p
+    /// nash-cli` builds it.
+    #[arg(long)]
+    pub nash: Option<PathBuf>,
+    /// The first engine plays every other one (and the others do not meet); without it, every
+    /// engine plays every other.
+    #[arg(long)]
+    pub gauntlet: bool,
+    /// Board size (square boards; 5 to 13 are the sizes the openings are meant for).
+    #[arg(long, short, default_value_t = 9, value_parser = parse_size)]
+    pub size: usize,
+    /// The openings, each a black first move: `balanced` (a2 to a(n-1)), `all` (every cell),
+    /// `none` (the empty board, one game each way), or a list of cells such as "a3 b2".
+    #[arg(long, default_value = "balanced")]
+    pub openings: String,
+    /// Seconds per move, told to engines that know `time_settings` (as `time_settings 0 T 1`).
+    #[arg(long, default_value = "1", value_name = "SECONDS", value_parser = crate::parse_seconds)]
+    pub time: Duration,
+    /// How much longer than the time per move an answer may take before the engine loses on
+    /// time.
+    #[arg(long, default_value = "2", value_name = "SECONDS", value_parser = crate::parse_seconds)]
+    pub grace: Duration,
+    /// Games played at once (each takes two engines, mostly one of them thinking).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256))]
+    pub threads: u16,
+    /// Where the games, the results and the settings go; a rerun with the same settings
+    /// resumes there.
+    #[arg(long, default_value = "target/tournament")]
+    pub out: PathBuf,
+    /// Plain progress lines every few seconds instead of a bar (for logs).
+    #[arg(long)]
+    pub progress: bool,
+}
+
+fn parse_engine(s: &str) -> Result<(String, Vec<String>), String> {
+    let (name, command) = parse_send(s)?;
+    let words: Vec<String> = command.split_whitespace().map(str::to_owned).collect();
+    if words.is_empty() {
+        return Err(format!("invalid engine {s:?}: expected NAME=COMMAND"));
+    }
+    Ok((name, words))
+}
+
+fn parse_send(s: &str) -> Result<(String, String), String> {
+    match s.split_once('=') {
+        Some((name, rest)) if valid_name(name) && !rest.trim().is_empty() => {
+            Ok((name.to_owned(), rest.trim().to_owned()))
+        }
+        _ => Err(format!(
+            "invalid value {s:?}: expected NAME=COMMAND, NAME made of letters, digits, '-', '_', '.', ':', ',' and '='"
+        )),
+    }
+}
+
+/// Names go into file names and tables: no spaces or path separators.
+fn valid_name(name: &str) -> bool {
+    !name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || "-_.:,=".contains(c))
+}
+
+fn parse_size(s: &str) -> Result<usize, String> {
+    match s.parse::<usize>() {
+        Ok(n) if (2..=19).contains(&n) => Ok(n),
+        _ => Err(format!("invalid size {s:?}: expected 2 to 19")),
+    }
+}
+
+/// Everything that decides which games are played and how: a rerun resumes only with the
+/// same settings.
+#[derive(Debug, PartialEq, Serialize, Deserialize)]
+struct Settings {
+    size: usize,
+    openings: Vec<Option<String>>,
+    time_per_move: f64,
+    grace: f64,
+    gauntlet: bool,
+    engines: Vec<(String, Vec<String>, Vec<String>)>,
+}
+
+/// One game of the schedule.
+#[derive(Clone, Debug)]
+struct Job {
+    id: String,
+    black: usize,
+    white: usize,
+    opening: Option<Cell>,
+}
+
+/// One finished game as `games.jsonl` keeps it.
+#[derive(Debug, Serialize, Deserialize)]
+struct GameLine {
+    id: String,
+    black: String,
+    white: String,
+    opening: Option<String>,
+    winner: String,
+    reason: String,
+    #[serde(default)]
+    detail: Option<String>,
+    moves: usize,
+    seconds: f64,
+}
+
+pub fn run(args: Args) -> anyhow::Result<()> {
+    let engines = engine_specs(&args)?;
+    if engines.len() < 2 {
+        bail!("a tournament needs at least two engines (--player or --engine)");
+    }
+    let openings = openings(&args.openings, args.size)?;
+    let settings = Settings {
+        size: args.size,
+        openings: openings.iter().map(|o| o.map(|c| c.to_string())).collect(),
+        time_per_move: args.time.as_secs_f64(),
+        grace: args.grace.as_secs_f64(),
+        gauntlet: args.gauntlet,
+        engines: engines
+            .iter()
+            .map(|e| (e.name.clone(), e.command.clone(), e.setup.clone()))
+            .collect(),
+    };
+    let out = &args.out;
+    std::fs::create_dir_all(out.join("games"))
+        .with_context(|| format!("cannot create {}", out.display()))?;
+    check_settings(out, &settings)?;
+    let schedule = schedule(&engines, &openings, args.gauntlet);
+    let mut lines = read_games(out)?;
+    let done: HashSet<String> = lines.iter().map(|g| g.id.clone()).collect();
+    let todo: VecDeque<Job> = schedule.iter().filter(|j| !done.contains(&j.id)).cloned().collect();
+    println!(
+        "{} games: {} engines, {} openings on {}x{}, {}s a move; {} already played",
+        schedule.len(),
+        engines.len(),
+        openings.len(),
+        args.size,
+        args.size,
+        settings.time_per_move,
+        schedule.len() - todo.len()
+    );
+    let setup = Setup {
+        size: args.size,
+        time: args.time,
+        grace: args.grace,
+        dir: std::env::current_dir().context("no working directory")?,
+    };
+    let watch = Watch::start("playing", Display::from_flag(args.progress));
+    watch.count(todo.len());
+    let total = todo.len();
+    let queue = Arc::new(Mutex::new(todo));
+    let engines = Arc::new(engines);
+    let (tx, rx) = mpsc::channel::<(Job, Played)>();
+    let workers: Vec<_> = (0..usize::from(args.threads).min(total.max(1)))
+        .map(|_| {
+            let (queue, engines, tx, setup) =
+                (queue.clone(), engines.clone(), tx.clone(), setup.clone());
+            std::thread::spawn(move || loop {
+                let Some(job) = queue.lock().unwrap_or_else(|e| e.into_inner()).pop_front() else {
+                    return;
+                };
+                let played =
+                    game::play(&setup, &engines[job.black], &engines[job.white], job.opening);
+                if tx.send((job, played)).is_err() {
+                    return;
+                }
+            })
+        })
+        .collect();
+    drop(tx);
+    let mut log = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(out.join("games.jsonl"))
+        .context("cannot open games.jsonl")?;
+    for (job, played) in rx {
+        let (black, white) = (&engines[job.black].name, &engines[job.white].name);
+        let sgf = played.to_sgf(args.size, black, white, "Nash tournament");
+        let path = out.join("games").join(format!("{}.sgf", job.id));
+        std::fs::write(&path, sgf).with_context(|| format!("cannot write {}", path.display()))?;
+        let line = GameLine {
+            id: job.id.clone(),
+            black: black.clone(),
+            white: white.clone(),
+            opening: job.opening.map(|c| c.to_string()),
+            winner: played.winner.to_string(),
+            reason: reason_name(played.reason).to_owned(),
+            detail: played.detail.clone(),
+            moves: played.moves.len(),
+            seconds: played.seconds,
+        };
+        // One line per game, written whole: an interruption loses at most the games running.
+        writeln!(log, "{}", serde_json::to_string(&line)?)
+            .context("cannot append to games.jsonl")?;
+        log.flush()?;
+        if let Some(d) = &played.detail {
+            watch.suspend(|| println!("{}: {} wins ({}: {d})", job.id, line.winner, line.reason));
+        }
+        lines.push(line);
+        watch.done_one();
+    }
+    for w in workers {
+        let _ = w.join();
+    }
+    drop(watch);
+    let names: Vec<String> = engines.iter().map(|e| e.name.clone()).collect();
+    let report = Report::new(&names, &lines);
+    print!("{}", report.table());
+    let json = serde_json::to_string_pretty(&report)?;
+    std::fs::write(out.join("results.json"), json + "\n").context("cannot write results.json")?;
+    println!("games and results in {}", out.display());
+    Ok(())
+}
+
+/// The engines in table order: the players, then the other engines, each with its setup.
+fn engine_specs(args: &Args) -> anyhow::Result<Vec<EngineSpec>> {
+    let mut specs = Vec::new();
+    if !args.players.is_empty() {
+        let nash = match &args.nash {
+            Some(p) => p.clone(),
+            None => crate::htp::build_nash()?,
+        };
+        let nash = nash.to_str().context("the nash path is not UTF-8")?.to_owned();
+        for p in &args.players {
+            if !valid_name(p) {
+                bail!("invalid player spec {p:?}: letters, digits and '-_.:,=' only");
+            }
+            let command = vec![nash.clone(), "htp".into(), "--player".into(), p.clone()];
+            specs.push(EngineSpec { name: p.clone(), command, setup: Vec::new() });
+        }
+    }
+    for (name, command) in &args.engines {
+        specs.push(EngineSpec { name: name.clone(), command: command.clone(), setup: Vec::new() });
+    }
+    let mut seen = HashSet::new();
+    for s in &specs {
+        if !seen.insert(s.name.clone()) {
+            bail!("two engines are named {:?}", s.name);
+        }
+    }
+    for (name, command) in &args.sends {
+        let Some(spec) = specs.iter_mut().find(|s| &s.name == name) else {
+            bail!("--send {name}=…: no engine is named {name:?}");
+        };
+        spec.setup.push(command.clone());
+    }
+    Ok(specs)
+}
+
+/// The openings of `--openings` on an `n`×`n` board.
+fn openings(text: &str, n: usize) -> anyhow::Result<Vec<Option<Cell>>> {
+    let cell = |col: usize, row: usize| Cell::new(col as u8, row as u8).expect("on the board");
+    Ok(match text {
+        "balanced" => {
+            if n < 3 {
+                bail!("no balanced openings on {n}x{n}: give them with --openings");
+            }
+            (1..n - 1).map(|row| Some(cell(0, row))).collect()
+        }
+        "all" => (0..n).flat_map(|row| (0..n).map(move |col| Some(cell(col, row)))).collect(),
+        "none" => vec![None],
+        list => {
+            let mut out = Vec::new();
+            for word in list.split([' ', ',']).filter(|w| !w.is_empty()) {
+                let c: Cell =
+                    word.parse().map_err(|_| anyhow::anyhow!("invalid opening {word:?}"))?;
+                if c.is_edge() || usize::from(c.col()) >= n || usize::from(c.row()) >= n {
+                    bail!("opening {word} is not on the {n}x{n} board");
+                }
+                if out.contains(&Some(c)) {
+                    bail!("opening {word} is given twice");
+                }
+                out.push(Some(c));
+            }
+            if out.is_empty() {
+                bail!("no openings in {list:?}");
+            }
+            out
+        }
+    })
+}
+
+/// Every game: per opening, each pairing with both colours. Ids are stable for the same
+/// settings, which is what resuming relies on.
+fn schedule(engines: &[EngineSpec], openings: &[Option<Cell>], gauntlet: bool) -> Vec<Job> {
+    let n = engines.len();
+    let pairs: Vec<(usize, usize)> = if gauntlet {
+        (1..n).map(|j| (0, j)).collect()
+    } else {
+        (0..n).flat_map(|i| (i + 1..n).map(move |j| (i, j))).collect()
+    };
+    let mut jobs = Vec::new();
+    for opening in openings {
+        for &(i, j) in &pairs {
+            for (black, white) in [(i, j), (j, i)] {
+                let o = opening.map_or("empty".to_owned(), |c| c.to_string());
+                let id = format!(
+                    "{:04}-{}-{}-{o}",
+                    jobs.len() + 1,
+                    engines[black].name,
+                    engines[white].name
+                );
+                jobs.push(Job { id, black, white, opening: *opening });
+            }
+        }
+    }
+    jobs
+}
+
+/// Writes the settings on a first run; on a rerun, refuses to mix games of other settings.
+fn check_settings(out: &Path, settings: &Settings) -> anyhow::Result<()> {
+    let path = out.join("tournament.json");
+    match std::fs::read_to_string(&path) {
+        Ok(text) => {
+            let old: Settings = serde_json::from_str(&text)
+                .with_context(|| format!("{} is not a tournament's settings", path.display()))?;
+            if &old != settings {
+                bail!(
+                    "{} holds a tournament with other settings (engines, size, openings or time): \
+                     give another --out, or remove it",
+                    out.display()
+                );
+            }
+            Ok(())
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            let text = serde_json::to_string_pretty(settings)? + "\n";
+            std::fs::write(&path, text).with_context(|| format!("cannot write {}", path.display()))
+        }
+        Err(e) => Err(e).with_context(|| format!("cannot read {}", path.display())),
+    }
+}
+
+/// The games already played. A last line cut short by an interruption is dropped (that game
+/// is played again).
+fn read_games(out: &Path) -> anyhow::Result<Vec<GameLine>> {
+    let path = out.join("games.jsonl");
+    let text = match std::fs::read_to_string(&path) {
+        Ok(t) => t,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) => return Err(e).with_context(|| format!("cannot read {}", path.display())),
+    };
+    let mut games = Vec::new();
+    let mut cut = false;
+    for (i, line) in text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()) {
+        match serde_json::from_str::<GameLine>(line) {
+            Ok(g) => games.push(g),
+            Err(_) if !cut && i + 1 == text.lines().count() => cut = true,
+            Err(e) => bail!("{} line {}: {e}", path.display(), i + 1),
+        }
+    }
+    if cut {
+        // Rewrite the file without the broken tail so the next appends start on a fresh line.
+        let mut whole = String::new();
+        for g in &games {
+            whole += &serde_json::to_string(g)?;
+            whole.push('\n');
+        }
+        std::fs::write(&path, whole)
+            .with_context(|| format!("cannot rewrite {}", path.display()))?;
+    }
+    Ok(games)
+}
+
+fn reason_name(r: Reason) -> &'static str {
+    match r {
+        Reason::Connection => "connection",
+        Reason::Resignation => "resignation",
+        Reason::Time => "time",
+        Reason::Crash => "crash",
+        Reason::Illegal => "illegal",
+    }
+}
+
+/// The results of a tournament: per engine and per pairing.
+#[derive(Debug, Serialize)]
+struct Report {
+    games: usize,
+    engines: Vec<EngineRow>,
+    pairings: Vec<PairRow>,
+}
+
+#[derive(Debug, Serialize)]
+struct EngineRow {
+    name: String,
+    games: usize,
+    wins: usize,
+    /// Wins as Black and games as Black.
+    black_wins: usize,
+    black_games: usize,
+    /// Games lost by time, crash or illegal move.
+    forfeits: usize,
+    win_rate: f64,
+    /// The 95% Wilson interval of the win rate.
+    win_rate_95: (f64, f64),
+    /// Bradley–Terry Elo (the field's mean is 0) and the half width of its 95% interval.
+    elo: f64,
+    elo_95: f64,
+}
+
+#[derive(Debug, Serialize)]
+struct PairRow {
+    first: String,
+    second: String,
+    games: usize,
+    /// Wins of `first`.
+    wins: usize,
+    win_rate: f64,
+    win_rate_95: (f64, f64),
+    /// The Elo difference of `first` over `second` from the win rate, with the differences
+    /// at the ends of the Wilson interval.
+    elo_difference: f64,
+    elo_difference_95: (f64, f64),
+}
+
+impl Report {
+    fn new(names: &[String], games: &[GameLine]) -> Report {
+        let n = names.len();
+        let index = |name: &str| names.iter().position(|x| x == name);
+        let mut wins = vec![vec![0.0; n]; n];
+        let mut rows: Vec<EngineRow> = names
+            .iter()
+            .map(|name| EngineRow {
+                name: name.clone(),
+                games: 0,
+                wins: 0,
+                black_wins: 0,
+                black_games: 0,
+                forfeits: 0,
+                win_rate: 0.0,
+                win_rate_95: (0.0, 1.0),
+                elo: 0.0,
+                elo_95: f64::INFINITY,
+            })
+            .collect();
+        let mut counted = 0;
+        for g in games {
+            let (Some(b), Some(w)) = (index(&g.black), index(&g.white)) else { continue };
+            let black_won = g.winner == Color::Black.to_string();
+            let (winner, loser) = if black_won { (b, w) } else { (w, b) };
+            wins[winner][loser] += 1.0;
+            counted += 1;
+            rows[b].games += 1;
+            rows[w].games += 1;
+            rows[b].black_games += 1;
+            rows[winner].wins += 1;
+            if black_won {
+                rows[b].black_wins += 1;
+            }
+            if !matches!(g.reason.as_str(), "connection" | "resignation") {
+                rows[loser].forfeits += 1;
+            }
+        }
+        let rated = ratings(&wins);
+        for (row, r) in rows.iter_mut().zip(&rated) {
+            let g = row.games as f64;
+            row.win_rate = if g > 0.0 { row.wins as f64 / g } else { 0.0 };
+            row.win_rate_95 = wilson(row.wins as f64, g, Z95);
+            row.elo = r.elo;
+            row.elo_95 = r.error;
+        }
+        let mut pairings = Vec::new();
+        for i in 0..n {
+            for j in i + 1..n {
+                let (w, l) = (wins[i][j], wins[j][i]);
+                let games = w + l;
+                if games == 0.0 {
+                    continue;
+                }
+                let (lo, hi) = wilson(w, games, Z95);
+                pairings.push(PairRow {
+                    first: names[i].clone(),
+                    second: names[j].clone(),
+                    games: games as usize,
+                    wins: w as usize,
+                    win_rate: w / games,
+                    win_rate_95: (lo, hi),
+                    elo_difference: elo_of_rate(w / games),
+                    elo_difference_95: (elo_of_rate(lo), elo_of_rate(hi)),
+                });
+            }
+        }
+        Report { games: counted, engines: rows, pairings }
+    }
+
+    /// The tables as text: engines by Elo, then each pairing.
+    fn table(&self) -> String {
+        let mut out = String::new();
+        let width = self.engines.iter().map(|e| e.name.len()).max().unwrap_or(6).max(6);
+        let mut order: Vec<&EngineRow> = self.engines.iter().collect();
+        order.sort_by(|a, b| b.elo.total_cmp(&a.elo));
+        let _ = writeln!(
+            out,
+            "{:width$}  games  wins  as black  forfeits  win rate (95%)        Elo (95%)",
+            "engine"
+        );
+        for e in order {
+            let _ = writeln!(
+                out,
+                "{:width$}  {:5}  {:4}  {:>9}  {:8}  {:5.1}% ({:5.1}-{:5.1})  {:+6.0} ± {:.0}",
+                e.name,
+                e.games,
+                e.wins,
+                format!("{}/{}", e.black_wins, e.black_games),
+                e.forfeits,
+                100.0 * e.win_rate,
+                100.0 * e.win_rate_95.0,
+                100.0 * e.win_rate_95.1,
+                e.elo,
+                e.elo_95
+            );
+        }
+        let _ = writeln!(out);
+        for p in &self.pairings {
+            let _ = writeln!(
+                out,
+                "{} - {}: {}-{} of {}, {:.1}% ({:.1}-{:.1}), Elo {} ({} to {})",
+                p.first,
+                p.second,
+                p.wins,
+                p.games - p.wins,
+                p.games,
+                100.0 * p.win_rate,
+                100.0 * p.win_rate_95.0,
+                100.0 * p.win_rate_95.1,
+                elo_text(p.elo_difference),
+                elo_text(p.elo_difference_95.0),
+                elo_text(p.elo_difference_95.1)
+            );
+        }
+        out
+    }
+}
+
+fn elo_text(d: f64) -> String {
+    if d.is_finite() {
+        // Adding 0 turns -0 (a rounded tiny negative, or an even score) into 0.
+        format!("{:+.0}", d.round() + 0.0)
+    } else if d > 0.0 {
+        "+inf".to_owned()
+    } else {
+        "-inf".to_owned()
+    }
+}
