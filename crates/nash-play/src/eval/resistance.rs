@@ -111,18 +111,24 @@ impl<B: BitSet> Circuit<B> {
 
     /// The value for `me`: `ln(R_opp / R_me)`.
     pub fn value(&mut self, pos: &Position<B>, me: Color) -> f64 {
-        let base = self.nearest_ancestor(pos);
-        match base {
-            Some(i) => self.leaf.build_from(&self.ancestors[i].0, pos),
-            None => self.leaf.build(pos),
+        match self.nearest_ancestor(pos) {
+            // The position itself (its moves were just scored): its connections are there.
+            Some((i, 0)) => self.circuit.evaluate(&self.ancestors[i].0),
+            Some((i, _)) => {
+                self.leaf.build_from(&self.ancestors[i].0, pos);
+                self.circuit.evaluate(&self.leaf);
+            }
+            None => {
+                self.leaf.build(pos);
+                self.circuit.evaluate(&self.leaf);
+            }
         }
-        self.circuit.evaluate(&self.leaf);
         self.circuit.evaluation(me)
     }
 
     /// Each empty cell's share of both circuits' power.
     pub fn move_scores(&mut self, pos: &Position<B>, out: &mut Vec<(Cell, f64)>) {
-        let base = self.nearest_ancestor(pos);
+        let base = self.nearest_ancestor(pos).map(|(i, _)| i);
         // The least recently used slot takes this position (never the base it derives from).
         let slot = if self.ancestors.len() < ANCESTORS {
             self.ancestors.push((VcBuilder::new(self.hsearch), 0));
@@ -157,8 +163,9 @@ impl<B: BitSet> Circuit<B> {
     }
 
     /// The kept set whose position has the fewest stones missing from `pos` (at most
-    /// [`MAX_NEW`]) and none that `pos` lacks, the most recent among equals; it is marked used.
-    fn nearest_ancestor(&mut self, pos: &Position<B>) -> Option<usize> {
+    /// [`MAX_NEW`]) and none that `pos` lacks, the most recent among equals, with the number
+    /// missing; it is marked used.
+    fn nearest_ancestor(&mut self, pos: &Position<B>) -> Option<(usize, usize)> {
         let mut best: Option<(usize, usize, u64)> = None;
         for (i, (vc, used)) in self.ancestors.iter().enumerate() {
             let mut missing = 0;
@@ -179,10 +186,10 @@ impl<B: BitSet> Circuit<B> {
                 best = Some((i, missing, *used));
             }
         }
-        let (i, _, _) = best?;
+        let (i, missing, _) = best?;
         self.clock += 1;
         self.ancestors[i].1 = self.clock;
-        Some(i)
+        Some((i, missing))
     }
 }
 

@@ -234,6 +234,10 @@ fn resistance_derived_from_an_ancestor_matches_a_rebuild() {
             continue;
         }
         warm.move_scores(&p, &mut scores);
+        // The position just scored is valued on its own connection set.
+        let mut fresh = Evaluator::<Bitboard>::new(EvalKind::Resistance);
+        fresh.set_hsearch(exact);
+        assert_eq!(warm.value(&p), fresh.value(&p), "{p}");
         for c in p.empty_cells().iter().take(6) {
             let mut q = p.clone();
             q.play(c).unwrap();
