@@ -191,6 +191,12 @@ impl Engine {
         &self.play
     }
 
+    /// Sets how `genmove` spends its time and whether it may swap (what `param_player` sets,
+    /// but the player).
+    pub fn set_play_params(&mut self, play: PlayParams) {
+        self.play = play;
+    }
+
     /// The current position.
     pub fn position(&self) -> &AnyPosition {
         &self.pos

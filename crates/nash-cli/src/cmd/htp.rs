@@ -1,18 +1,27 @@
 //! `nash htp`: a Hex Text Protocol engine on standard input and output.
 
+use nash_htp::PlayParams;
+
 /// Arguments of `nash htp`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// The player `genmove` asks: NAME or NAME:KEY=VALUE,... (`nash play --list-players`
-    /// names them); HTP's `param_player player SPEC` changes it during a session.
-    #[arg(long, value_name = "SPEC", default_value = nash_htp::DEFAULT_PLAYER, value_parser = crate::player::player_spec)]
-    player: String,
+    /// The player `genmove` asks and its move settings; HTP's `param_player` changes them
+    /// during a session.
+    #[command(flatten)]
+    player: crate::player::PlayerArgs,
 }
 
 /// Serves HTP on stdin/stdout until `quit` or the end of the input. A controller that closes
 /// its end of the pipe has ended the session: that is not an error.
 pub fn run(args: Args) -> anyhow::Result<()> {
-    let mut engine = nash_htp::Engine::with_player(&args.player)?;
+    let mut engine = nash_htp::Engine::with_player(&args.player.player)?;
+    let budget = args.player.budget();
+    engine.set_play_params(PlayParams {
+        max_time: budget.time,
+        max_nodes: budget.nodes,
+        max_playouts: budget.playouts,
+        moves: args.player.settings(),
+    });
     let stdin = std::io::stdin();
     let stdout = std::io::stdout();
     match engine.run(stdin.lock(), stdout.lock()) {

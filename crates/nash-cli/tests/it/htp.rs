@@ -126,10 +126,15 @@ fn the_time_limit_bounds_a_whole_command() {
 
 #[test]
 fn the_player_is_chosen_on_the_command_line_and_keeps_its_time() {
-    let mut engine = Session::start_with(&std::env::temp_dir(), &["--player", "random:seed=4"]);
-    assert!(engine.ask("param_player").starts_with("= \n[string] player random:seed=4\n"));
+    let options =
+        ["--player", "random:seed=4", "--move-time", "2.5", "--solve-time", "0", "--no-swap"];
+    let mut engine = Session::start_with(&std::env::temp_dir(), &options);
+    assert_eq!(
+        engine.ask("param_player"),
+        "= \n[string] player random:seed=4\n[string] max_time 2.5\n[string] max_nodes 0\n\
+         [string] max_playouts 0\n[string] solve_time 0\n[bool] allow_swap 0\n"
+    );
     assert_eq!(engine.ask("boardsize 11"), "= \n");
-    assert_eq!(engine.ask("param_player solve_time 0"), "= \n");
     let first = engine.ask("genmove b");
     assert!(first.starts_with("= ") && first.trim_end().len() > 2, "{first}");
     // Two seconds a move: the default player (H-search on 11x11 after a solve of at most a
