@@ -344,14 +344,20 @@ fn schedule(engines: &[EngineSpec], openings: &[Option<Cell>], gauntlet: bool) -
                 let id = format!(
                     "{:04}-{}-{}-{o}",
                     jobs.len() + 1,
-                    engines[black].name,
-                    engines[white].name
+                    file_safe(&engines[black].name),
+                    file_safe(&engines[white].name)
                 );
                 jobs.push(Job { id, black, white, opening: *opening });
             }
         }
     }
     jobs
+}
+
+/// A name as part of a file name: the spec characters `:`, `=` and `,` become `_`, which every
+/// file system takes.
+fn file_safe(name: &str) -> String {
+    name.replace([':', '=', ','], "_")
 }
 
 /// Writes the settings on a first run; on a rerun, refuses to mix games of other settings.

@@ -58,7 +58,7 @@ fn two_nash_players_play_both_colours_of_each_opening() {
     let sgfs: Vec<_> = std::fs::read_dir(out.join("games")).unwrap().collect();
     assert_eq!(sgfs.len(), 4);
     let first =
-        std::fs::read_to_string(out.join("games/0001-random:seed=3-greedy-a2.sgf")).unwrap();
+        std::fs::read_to_string(out.join("games/0001-random_seed_3-greedy-a2.sgf")).unwrap();
     assert!(first.starts_with("(;FF[4]GM[11]SZ[4]PB[random:seed=3]PW[greedy]RE["), "{first}");
     assert!(first.contains(";B[a2]"), "{first}");
     let results = json(&out.join("results.json"));
