@@ -1,10 +1,12 @@
-//! `cargo xtask bench <area>`: criterion benchmarks per crate, and the solving tables.
+//! `cargo xtask bench <area>`: criterion benchmarks per crate, the solving tables and the
+//! players' speed.
 
 use std::process::Command;
 
 use anyhow::{bail, Context};
 use clap::Subcommand;
 
+mod play;
 mod solve;
 
 /// Arguments of `cargo xtask bench`.
@@ -25,6 +27,8 @@ enum Area {
     Vc(Criterion),
     /// The solving tables: 6x6 and 7x7 openings, the empty 8x8 board.
     Solve(solve::Args),
+    /// The players' speed: nodes per second and depth reached per move.
+    Play(play::Args),
 }
 
 /// Arguments passed on to criterion.
@@ -41,6 +45,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         Area::Ica(c) => ("nash-patterns", c.rest),
         Area::Vc(c) => ("nash-vc", c.rest),
         Area::Solve(a) => return solve::run(a),
+        Area::Play(a) => return play::run(a),
     };
     let status = Command::new(env!("CARGO"))
         .args(["bench", "-p", package, "--"])

@@ -26,7 +26,8 @@ enum Task {
     Regress(regress::Args),
     /// Run GoGui .tst regression suites against `nash htp`.
     RegressTst(regress_tst::Args),
-    /// Benchmarks: `board`, `ica`, `vc` (criterion) and `solve` (the solving tables).
+    /// Benchmarks: `board`, `ica`, `vc` (criterion), `solve` (the solving tables) and `play`
+    /// (the players' speed).
     Bench(bench::Args),
     /// Verify every shipped inferior-cell pattern by brute force.
     VerifyPatterns(verify_patterns::Args),

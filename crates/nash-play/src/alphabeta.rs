@@ -11,15 +11,15 @@
 mod search;
 mod table;
 
-use std::any::Any;
 use std::fmt;
 use std::str::FromStr;
 
-use nash_board::{with_position, AnyPosition, BitSet, Geometry, Move, Position};
+use nash_board::{with_position, AnyPosition, BitSet, Move, Position};
 
 use search::{Found, Searcher};
 
 use crate::eval::EvalKind;
+use crate::per_board::PerBoard;
 use crate::player::{Choice, MoveBudget, Player};
 use crate::spec::{Settings, SpecError};
 use crate::swap;
@@ -158,28 +158,12 @@ pub(crate) fn eval_names() -> String {
 pub struct AlphaBeta {
     cfg: Config,
     /// The searcher of the board last played on (a `Searcher<B>` for its bitboard type).
-    state: Option<Box<dyn Any + Send>>,
+    state: PerBoard,
 }
 
 impl AlphaBeta {
     pub(crate) fn new(cfg: Config) -> AlphaBeta {
-        AlphaBeta { cfg, state: None }
-    }
-
-    /// The searcher for `geom`, built afresh when the board changed.
-    fn searcher<B: BitSet>(&mut self, geom: &'static Geometry<B>) -> &mut Searcher<B> {
-        let current = self
-            .state
-            .as_mut()
-            .and_then(|s| s.downcast_mut::<Searcher<B>>())
-            .is_some_and(|s| std::ptr::eq(s.geometry(), geom));
-        if !current {
-            self.state = Some(Box::new(Searcher::<B>::new(geom, &self.cfg)));
-        }
-        self.state
-            .as_mut()
-            .and_then(|s| s.downcast_mut::<Searcher<B>>())
-            .expect("the searcher was just built for this board")
+        AlphaBeta { cfg, state: PerBoard::default() }
     }
 
     fn run<B: BitSet>(&mut self, pos: &Position<B>, budget: &MoveBudget) -> Option<Found> {
@@ -191,7 +175,12 @@ impl AlphaBeta {
             Depth::Auto if budget.time.is_some() || budget.nodes.is_some() => u32::MAX,
             Depth::Auto => self.cfg.base_depth,
         };
-        Some(self.searcher(pos.geometry()).search(pos, depth, budget))
+        let geom = pos.geometry();
+        let cfg = &self.cfg;
+        let searcher = self
+            .state
+            .get(|s: &Searcher<B>| std::ptr::eq(s.geometry(), geom), || Searcher::new(geom, cfg));
+        Some(searcher.search(pos, depth, budget))
     }
 }
 
@@ -217,28 +206,6 @@ impl Player for AlphaBeta {
     }
 
     fn new_game(&mut self) {
-        if let Some(s) = self.state.as_mut() {
-            with_any_searcher(s.as_mut(), |c| c.clear());
-        }
-    }
-}
-
-/// Runs `f` on the searcher in `state`, whichever bitboard it is for.
-fn with_any_searcher(state: &mut (dyn Any + Send), f: impl Fn(&mut dyn Clear)) {
-    if let Some(s) = state.downcast_mut::<Searcher<nash_board::Bitboard>>() {
-        f(s);
-    } else if let Some(s) = state.downcast_mut::<Searcher<nash_board::WideBitboard>>() {
-        f(s);
-    }
-}
-
-/// Forgetting a game, for a searcher of any board.
-trait Clear {
-    fn clear(&mut self);
-}
-
-impl<B: BitSet> Clear for Searcher<B> {
-    fn clear(&mut self) {
-        Searcher::clear(self);
+        self.state.clear();
     }
 }

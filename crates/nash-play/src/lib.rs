@@ -12,8 +12,10 @@
 //! with and without the bridge discount (Horrell et al.), and the shortest-path distance.
 
 mod alphabeta;
+mod beam;
 pub mod eval;
 mod greedy;
+mod per_board;
 mod player;
 mod random;
 mod registry;
@@ -21,6 +23,7 @@ mod spec;
 mod swap;
 
 pub use alphabeta::AlphaBeta;
+pub use beam::Beam;
 pub use greedy::Greedy;
 pub use player::{Choice, MoveBudget, Player};
 pub use registry::{build, players, PlayerInfo};

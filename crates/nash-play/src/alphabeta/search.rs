@@ -8,7 +8,8 @@
 //! won connection still to be completed ranks after an immediate win), a loss the negation.
 //! Every value beyond `PROVEN` is a proof: windows never lie beyond it (a proven win returns at
 //! once) and a node whose searched moves all lose goes on past the width filter, so a loss is
-//! only claimed when every move that knowledge left was refuted.
+//! only claimed when every move that knowledge left was refuted. Knowledge decides interior
+//! nodes; a leaf is proven only when the game is over there.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -171,13 +172,6 @@ impl<B: BitSet> Searcher<B> {
         self.geom
     }
 
-    /// Forgets the table, killers and history.
-    pub(crate) fn clear(&mut self) {
-        self.table.clear();
-        self.killers.iter_mut().for_each(|k| *k = [None; 2]);
-        self.history.fill(0.0);
-    }
-
     /// Searches `pos` (open, on this searcher's board) by iterative deepening up to
     /// `max_depth` within `budget`.
     pub(crate) fn search(
@@ -293,7 +287,11 @@ impl<B: BitSet> Searcher<B> {
         let mut moves = pos.empty_cells();
         let mut support = B::EMPTY;
         let mut analysis = None;
-        if let Some(a) = &mut self.analyser {
+        let mut root_loss = None;
+        // The leaves get the evaluation alone, as in Hexy and van Rijswijck's Table 2: the
+        // knowledge pipeline costs as much as an evaluation, and an evaluation that sees the
+        // connections (resistance) already rates a connected player highly.
+        if let Some(a) = self.analyser.as_mut().filter(|_| depth > 0) {
             let an = a.analyse(pos, ply);
             match an.verdict() {
                 Verdict::Win { mv, carrier } => {
@@ -312,8 +310,12 @@ impl<B: BitSet> Searcher<B> {
                     return (-won(ply + 1, carrier.len()), carrier);
                 }
                 // At the root a lost position is still played: every move is searched, so
-                // the one the opponent's proof finds hardest is chosen.
-                Verdict::Loss { .. } => a.undo(pos, &an),
+                // the one the opponent's proof finds hardest is chosen, and the value stays
+                // the proven loss.
+                Verdict::Loss { carrier } => {
+                    a.undo(pos, &an);
+                    root_loss = Some(carrier);
+                }
                 Verdict::Open => {
                     moves = an.moves();
                     support = an.support();
@@ -328,7 +330,10 @@ impl<B: BitSet> Searcher<B> {
         } else {
             self.children(pos, depth, ply, alpha, beta, moves, support, tt_move)
         };
-        let (value, mut carrier) = r;
+        let (mut value, mut carrier) = r;
+        if let Some(c) = root_loss.filter(|_| value > -PROVEN) {
+            (value, carrier) = (-won(1, c.len()), c);
+        }
         if let (Some(an), Some(a)) = (analysis, &self.analyser) {
             if value >= PROVEN {
                 carrier |= an.fill_carrier(me);

@@ -82,9 +82,4 @@ impl<B: BitSet> Table<B> {
             *old = entry;
         }
     }
-
-    /// Forgets every entry.
-    pub(super) fn clear(&mut self) {
-        self.entries.fill(Entry::EMPTY);
-    }
 }

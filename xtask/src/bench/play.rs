@@ -1,0 +1,96 @@
+//! `cargo xtask bench play`: each searching player's speed: nodes per second and the depth it
+//! completes within a time per move, on 9x9 and 11x11 (medians over a few middle-game
+//! positions), the figures of docs/players.md.
+
+use std::time::Duration;
+
+use anyhow::Context;
+use nash_board::{AnyPosition, Move};
+use nash_play::{build, MoveBudget};
+
+/// Arguments of `cargo xtask bench play`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Player specs, each measured in turn (comma-separated names; settings after a colon
+    /// need one `--players` each).
+    #[arg(long, value_delimiter = ',', default_values_t = [
+        "hexy".to_string(), "queenbee".to_string(), "yreduction".to_string(),
+        "pattern-ab".to_string(), "alphabeta".to_string(), "minimax".to_string(),
+        "minimax-bridge".to_string(), "beam".to_string(),
+    ])]
+    players: Vec<String>,
+    /// Board sizes (comma-separated).
+    #[arg(long, value_delimiter = ',', default_values_t = [9, 11], value_parser = clap::value_parser!(u8).range(3..=19))]
+    sizes: Vec<u8>,
+    /// Seconds per move.
+    #[arg(long, default_value = "1", value_parser = crate::parse_seconds)]
+    time: Duration,
+    /// Positions per board size.
+    #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u8).range(1..=50))]
+    positions: u8,
+}
+
+fn median(v: &mut [f64]) -> f64 {
+    v.sort_by(f64::total_cmp);
+    v.get(v.len() / 2).copied().unwrap_or(0.0)
+}
+
+/// The positions of one size: a game opened by two random moves (seed `i`), then two moves of
+/// the greedy player against itself: open positions, where no player proves a win at once
+/// (a proven root ends the search and says nothing of its speed).
+fn positions(size: u8, count: u8) -> anyhow::Result<Vec<AnyPosition>> {
+    let n = usize::from(size);
+    (1..=u64::from(count))
+        .map(|seed| {
+            let mut pos = AnyPosition::new(n, n)?;
+            let mut random = build(&format!("random:seed={seed}"))?;
+            let mut greedy = build("greedy")?;
+            for ply in 0..4 {
+                let p = if ply < 2 { &mut random } else { &mut greedy };
+                let m = p.choose(&pos, &MoveBudget::default()).mv;
+                let Move::Cell(c) = m else { break };
+                let over = nash_board::with_position!(&mut pos, q => {
+                    q.play(c)?;
+                    q.winner().is_some()
+                });
+                if over {
+                    break;
+                }
+            }
+            Ok(pos)
+        })
+        .collect()
+}
+
+pub fn run(args: Args) -> anyhow::Result<()> {
+    println!("| player | board | nodes/s | depth | nodes | proven |");
+    println!("|---|---|---:|---:|---:|---:|");
+    for &size in &args.sizes {
+        let positions = positions(size, args.positions).context("building the positions")?;
+        for spec in &args.players {
+            let (mut rate, mut depth, mut nodes) = (Vec::new(), Vec::new(), Vec::new());
+            let mut proven = 0;
+            for pos in &positions {
+                let mut player = build(spec).with_context(|| format!("player {spec}"))?;
+                let budget = MoveBudget { time: Some(args.time), ..MoveBudget::default() };
+                let c = player.choose(pos, &budget);
+                let secs = c.elapsed.as_secs_f64().max(1e-9);
+                rate.push(c.nodes as f64 / secs);
+                depth.push(f64::from(c.depth));
+                nodes.push(c.nodes as f64);
+                // Values this large are proofs in every player's scale.
+                if c.value.is_some_and(|v| v.abs() >= nash_play::eval::WIN / 2.0) {
+                    proven += 1;
+                }
+            }
+            println!(
+                "| {spec} | {size}x{size} | {:.0} | {} | {:.0} | {proven} of {} |",
+                median(&mut rate),
+                median(&mut depth),
+                median(&mut nodes),
+                positions.len()
+            );
+        }
+    }
+    Ok(())
+}
