@@ -168,19 +168,19 @@ fn show_bar(what: &str, progress: &Progress, shared: &Shared, rx: &mpsc::Receive
         } else {
             bar.tick();
         }
-        bar.set_message(format!("{} nodes, {} nodes/s", count(s.nodes), rate(s.nodes, elapsed)));
+        bar.set_message(nodes(s.nodes, elapsed));
     }
     bar.finish_and_clear();
 }
 
 fn spinner_style() -> ProgressStyle {
-    ProgressStyle::with_template("{spinner} {prefix} {elapsed} {msg}")
+    ProgressStyle::with_template("{spinner} {prefix} {elapsed}{msg}")
         .expect("the template is valid")
 }
 
 fn bar_style() -> ProgressStyle {
     ProgressStyle::with_template(
-        "{prefix} {elapsed} [{bar:30}] {pos} of {len} decided, {msg}, about {eta} left",
+        "{prefix} {elapsed} [{bar:30}] {pos} of {len} decided{msg}, about {eta} left",
     )
     .expect("the template is valid")
     .progress_chars("=> ")
@@ -194,11 +194,18 @@ fn show_lines(what: &str, progress: &Progress, shared: &Shared, rx: &mpsc::Recei
     eprintln!("{what}: done, {}", line(shared.snapshot(progress), start.elapsed()));
 }
 
+/// `, N nodes, R nodes/s`, or nothing for work that counts no nodes (the games of a
+/// tournament are counted only as decided).
+fn nodes(nodes: u64, elapsed: Duration) -> String {
+    if nodes == 0 {
+        return String::new();
+    }
+    format!(", {} nodes, {} nodes/s", count(nodes), rate(nodes, elapsed))
+}
+
 /// One plain progress line: time, nodes, rate, and "k of n decided" with an estimate.
 pub fn line(s: Snapshot, elapsed: Duration) -> String {
-    let secs = elapsed.as_secs_f64();
-    let mut text =
-        format!("{:.1}s, {} nodes, {} nodes/s", secs, count(s.nodes), rate(s.nodes, elapsed));
+    let mut text = format!("{:.1}s{}", elapsed.as_secs_f64(), nodes(s.nodes, elapsed));
     if let Some(total) = s.total.filter(|&n| n > 1) {
         text += &format!(", {} of {total} decided", s.decided);
         if let Some(left) = estimate(s.decided, total, elapsed) {
@@ -270,6 +277,8 @@ mod tests {
         );
         let one = Snapshot { nodes: 5, decided: 0, total: Some(1) };
         assert_eq!(line(one, Duration::from_secs(1)), "1.0s, 5 nodes, 5 nodes/s");
+        let games = Snapshot { nodes: 0, decided: 3, total: Some(12) };
+        assert_eq!(line(games, Duration::from_secs(6)), "6.0s, 3 of 12 decided, about 18s left");
     }
 
     #[test]
