@@ -6,7 +6,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{mpsc, Arc};
 use std::time::Duration;
 
-use nash_board::{BitSet, Cell, CellList, Color, Position};
+use nash_board::{BitSet, CellList, Color, Position};
 use nash_patterns::{Analysis, Ice};
 use nash_search::{solve, Outcome, SolverConfig, SolverTable, StopReason};
 use nash_vc::{HSearchConfig, VcBuilder};
@@ -109,34 +109,63 @@ struct Labels {
     pruned: bool,
 }
 
-/// Writes the cells of an analysis in HexGui's `inferior` format: ` cell label` pairs, where
-/// the label is `fd` + the fill colour for a dead cell, `fc` + the capturing colour for a
-/// captured one, `iv[killer]` for a vulnerable move and `id[dominator]` for a dominated one.
+/// Writes the cells of an analysis in Benzene's `inferior` label grammar, which HexGui draws:
+/// ` cell label` pairs, where the label is `fb` or `fw` for a cell filled with that colour
+/// (dead or captured: HexGui takes the stone's colour from the second letter),
+/// `iv[killer]` for a vulnerable move and `ii[dominator]` for a dominated one (Benzene's
+/// inferior move; `is[...]`, its strongly reversible move, has no counterpart here).
 fn write_labels<B: BitSet>(out: &mut String, a: &Analysis<B>, labels: Labels) {
-    let fill_letter = |c: Cell| if a.fill[0].contains(c) { 'b' } else { 'w' };
     let all = a.dead | a.captured[0] | a.captured[1] | a.dominated | a.vulnerable;
     for cell in all.iter() {
-        if a.dead.contains(cell) {
-            if labels.dead {
-                let _ = write!(out, " {cell} fd{}", fill_letter(cell));
-            }
+        let shown = if a.dead.contains(cell) {
+            labels.dead
         } else if a.captured[0].contains(cell) || a.captured[1].contains(cell) {
-            if labels.captured {
-                let by = if a.captured[0].contains(cell) { 'b' } else { 'w' };
-                let _ = write!(out, " {cell} fc{by}");
-            }
-        } else if labels.pruned {
-            let tag = if a.vulnerable.contains(cell) { "iv" } else { "id" };
-            match a.dominator(cell) {
-                Some(d) => {
-                    let _ = write!(out, " {cell} {tag}[{d}]");
-                }
-                None => {
-                    let _ = write!(out, " {cell} {tag}[]");
-                }
-            }
+            labels.captured
+        } else {
+            labels.pruned
+        };
+        if !shown {
+            continue;
+        }
+        if a.fill[0].contains(cell) {
+            let _ = write!(out, " {cell} fb");
+        } else if a.fill[1].contains(cell) {
+            let _ = write!(out, " {cell} fw");
+        } else {
+            let tag = if a.vulnerable.contains(cell) { "iv" } else { "ii" };
+            let by = a.dominator(cell).map(|d| d.to_string()).unwrap_or_default();
+            let _ = write!(out, " {cell} {tag}[{by}]");
         }
     }
+}
+
+/// `inferior-reasons`: why each cell is filled or pruned, one cell a line, as text (the
+/// finer reason the one-letter fill labels leave out).
+pub(crate) fn inferior_reasons<B: BitSet>(
+    pos: &Position<B>,
+    color: Color,
+) -> Result<String, HtpError> {
+    let p = with_to_move(pos, color);
+    let a = analyse(&p);
+    let colour = |i: usize| if i == 0 { "black" } else { "white" };
+    let mut out = String::new();
+    let all = a.dead | a.captured[0] | a.captured[1] | a.dominated | a.vulnerable;
+    for cell in all.iter() {
+        let fill = (0..2).find(|&i| a.fill[i].contains(cell)).map(colour);
+        let what = if a.dead.contains(cell) {
+            format!("dead, filled {}", fill.unwrap_or("-"))
+        } else if let Some(i) = (0..2).find(|&i| a.captured[i].contains(cell)) {
+            format!("captured by {}, filled {}", colour(i), fill.unwrap_or(colour(i)))
+        } else if a.vulnerable.contains(cell) {
+            let by = a.dominator(cell).map(|d| d.to_string()).unwrap_or_default();
+            format!("vulnerable to {by}")
+        } else {
+            let by = a.dominator(cell).map(|d| d.to_string()).unwrap_or_default();
+            format!("dominated by {by}")
+        };
+        let _ = writeln!(out, "{cell} {what}");
+    }
+    Ok(out)
 }
 
 /// The inferior-cell commands, in HexGui's `inferior` display format.

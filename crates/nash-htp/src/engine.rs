@@ -49,6 +49,7 @@ pub const COMMANDS: &[&str] = &[
     "compute-inferior",
     "compute-fillin",
     "compute-dead",
+    "inferior-reasons",
     "vc-build",
     "vc-get-mustplay",
 ];
@@ -64,6 +65,7 @@ string/DFS Solve State/dfs-solve-state %m
 inferior/Compute Inferior/compute-inferior %m
 inferior/Compute Fillin/compute-fillin %m
 inferior/Compute Dead/compute-dead %m
+string/Inferior Reasons/inferior-reasons %m
 inferior/VC Build/vc-build %m
 inferior/VC Get Mustplay/vc-get-mustplay %m
 plist/All Legal Moves/all_legal_moves %m
@@ -357,6 +359,10 @@ impl Engine {
                     _ => analysis::Inferior::Dead,
                 };
                 with_position!(&self.pos, p => analysis::inferior(p, color, kind))
+            }
+            "inferior-reasons" => {
+                let color = color_arg(cmd)?;
+                with_position!(&self.pos, p => analysis::inferior_reasons(p, color))
             }
             "vc-build" => {
                 let color = color_arg(cmd)?;

@@ -3,6 +3,7 @@
 
 mod consistency;
 mod fuzz;
+mod hexgui;
 mod limits;
 mod play;
 mod session;

@@ -290,8 +290,8 @@ fn analysis_answers_use_hexgui_inferior_labels() {
     let winning: Vec<String> =
         got[9].trim_start_matches("= ").split_whitespace().map(str::to_owned).collect();
     let label_ok = |l: &str| {
-        ["fdb", "fdw", "fcb", "fcw", "x"].contains(&l)
-            || ((l.starts_with("iv[") || l.starts_with("id[")) && l.ends_with(']'))
+        ["fb", "fw", "x"].contains(&l)
+            || ((l.starts_with("iv[") || l.starts_with("ii[")) && l.ends_with(']'))
     };
     for (i, answer) in got[4..9].iter().enumerate() {
         assert!(answer.starts_with("= "), "{answer}");
@@ -299,8 +299,7 @@ fn analysis_answers_use_hexgui_inferior_labels() {
             assert!(empty.contains(&cell), "{cell} labelled in {answer:?} but not empty");
             assert!(label_ok(&label), "label {label} in {answer:?}");
             match i {
-                1 => assert!(label.starts_with("fd") || label.starts_with("fc"), "{answer}"),
-                2 => assert!(label.starts_with("fd"), "{answer}"),
+                1 | 2 => assert!(label.starts_with('f'), "{answer}"),
                 _ => {}
             }
             // A move outside the mustplay loses.
