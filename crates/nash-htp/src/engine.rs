@@ -1,7 +1,8 @@
 //! The engine: the game being analysed, the solver parameters, and one handler per command.
 
-use std::io::{self, BufRead, Write};
 use std::panic::{self, AssertUnwindSafe};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::Duration;
 
 use nash_play::{MoveBudget, Player, SpecError};
@@ -9,7 +10,7 @@ use nash_play::{MoveBudget, Player, SpecError};
 use nash_board::{
     with_position, AnyPosition, BitSet, Bitboard, CellList, Color, Move, Position, WideBitboard,
 };
-use nash_search::{Parallel, SolverConfig, SolverKind, SolverTable, StopReason};
+use nash_search::{Parallel, Progress, SolverConfig, SolverKind, SolverTable, StopReason};
 
 use crate::clock::{Clock, TimeSettings};
 use crate::genmove::{decide, MoveSettings};
@@ -152,6 +153,13 @@ pub struct Engine {
     /// does), one per bitboard width.
     dfpn_small: SolverTable<Bitboard>,
     dfpn_wide: SolverTable<WideBitboard>,
+    /// `param_dfpn use_guifx`: write the solver's progress while it runs.
+    pub(crate) guifx: bool,
+    /// The running command's cancel flag and the flag that says an interrupt raised it, while
+    /// a session serves it.
+    pub(crate) stop: Option<(Arc<AtomicBool>, Arc<AtomicBool>)>,
+    /// The counters the running command's solves add to, when progress is written.
+    pub(crate) progress: Option<Arc<Progress>>,
 }
 
 impl Default for Engine {
@@ -180,6 +188,9 @@ impl Engine {
             clocks: [None; 2],
             dfpn_small: SolverTable::new(),
             dfpn_wide: SolverTable::new(),
+            guifx: false,
+            stop: None,
+            progress: None,
         })
     }
 
@@ -209,25 +220,18 @@ impl Engine {
         &self.params
     }
 
-    /// Serves a session: reads command lines from `input` until `quit` or the end of the
-    /// input, writing one answer per command to `output` (flushed after each). Only I/O errors
-    /// end it early.
-    pub fn run<R: BufRead, W: Write>(&mut self, mut input: R, mut output: W) -> io::Result<()> {
-        let mut buf = Vec::new();
-        loop {
-            buf.clear();
-            if input.read_until(b'\n', &mut buf)? == 0 {
-                return Ok(());
-            }
-            let line = String::from_utf8_lossy(&buf);
-            let Some(cmd) = parse_line(&line) else { continue };
-            let result = self.execute(&cmd).map_err(|e| e.to_string());
-            output.write_all(format_answer(cmd.id, &result).as_bytes())?;
-            output.flush()?;
-            if cmd.name == "quit" {
-                return Ok(());
-            }
-        }
+    /// The solver configuration of a command: the `param_dfpn` settings, with the running
+    /// command's cancel flag (an interrupt raises it) and progress counters.
+    fn solver_config(&self, kind: SolverKind) -> SolverConfig {
+        let mut cfg = self.params.config(kind);
+        cfg.budget.cancel = self.stop.as_ref().map(|(c, _)| Arc::clone(c));
+        cfg.progress = self.progress.clone();
+        cfg
+    }
+
+    /// Whether an interrupt stopped the running command.
+    fn interrupted(&self) -> bool {
+        self.stop.as_ref().is_some_and(|(_, by_user)| by_user.load(Ordering::SeqCst))
     }
 
     /// Answers one line: `None` for lines the protocol ignores, else the formatted answer.
@@ -338,9 +342,10 @@ impl Engine {
             "dfs-solve-state" => self.solve_state(cmd, SolverKind::Pattern),
             "dfpn-solver-find-winning" => {
                 let color = color_arg(cmd)?;
-                let mut cfg = self.params.config(SolverKind::Dfpn);
+                let mut cfg = self.solver_config(SolverKind::Dfpn);
                 let _deadline = CommandDeadline::arm(&mut cfg);
-                match &self.pos {
+                let interrupted = self.stop.as_ref().map(|(_, u)| Arc::clone(u));
+                let answer = match &self.pos {
                     AnyPosition::Small(p) => {
                         self.dfpn_wide.clear();
                         analysis::find_winning(p, color, &cfg, &mut self.dfpn_small)
@@ -349,6 +354,14 @@ impl Engine {
                         self.dfpn_small.clear();
                         analysis::find_winning(p, color, &cfg, &mut self.dfpn_wide)
                     }
+                };
+                match answer {
+                    Err(HtpError::Undecided { cells, .. })
+                        if interrupted.is_some_and(|u| u.load(Ordering::SeqCst)) =>
+                    {
+                        Err(HtpError::Undecided { reason: "interrupted".to_owned(), cells })
+                    }
+                    a => a,
                 }
             }
             "compute-inferior" | "compute-fillin" | "compute-dead" => {
@@ -435,9 +448,9 @@ impl Engine {
             time: self.move_time(color, empty),
             nodes: self.play.max_nodes,
             playouts: self.play.max_playouts,
-            cancel: None,
+            cancel: self.stop.as_ref().map(|(c, _)| Arc::clone(c)),
         };
-        let cfg = self.params.config(SolverKind::Dfpn);
+        let cfg = self.solver_config(SolverKind::Dfpn);
         let d = decide(&pos, self.player.as_mut(), &budget, &self.play.moves, &cfg);
         match d.mv {
             Move::Cell(_) | Move::SwapPieces => {
@@ -601,11 +614,12 @@ impl Engine {
                 let p = &self.params;
                 let secs = p.time_limit.map_or(0.0, |d| d.as_secs_f64());
                 Ok(format!(
-                    "\n[string] parallel {}\n[string] threads {}\n[string] timelimit {}\n[string] tt_mib {}",
+                    "\n[string] parallel {}\n[string] threads {}\n[string] timelimit {}\n[string] tt_mib {}\n[bool] use_guifx {}",
                     p.parallel.name(),
                     p.threads,
                     secs,
-                    p.tt_mib
+                    p.tt_mib,
+                    u8::from(self.guifx)
                 ))
             }
             [name, value] => {
@@ -644,12 +658,13 @@ impl Engine {
                         self.params.tt_mib = limits::tt_mib(mib).map_err(|e| bad(e.to_string()))?;
                     }
                     "use_guifx" => {
-                        // HexGui turns on Benzene's live display of the solver's bounds
-                        // before a solve; Nash has no such display, so the switch is taken
-                        // and changes nothing.
-                        if !matches!(value.as_str(), "0" | "1") {
-                            return Err(bad("expected 0 or 1".to_owned()));
-                        }
+                        // HexGui's switch for the solver's live display (its Solve button
+                        // turns it on): progress as `gogui-gfx:` blocks while a command runs.
+                        self.guifx = match value.as_str() {
+                            "0" => false,
+                            "1" => true,
+                            _ => return Err(bad("expected 0 or 1".to_owned())),
+                        };
                     }
                     _ => return Err(HtpError::UnknownParameter(name.clone())),
                 }
@@ -671,7 +686,7 @@ impl Engine {
             Some(c) => Some(c.parse::<Color>()?),
             None => None,
         };
-        let mut cfg = self.params.config(kind);
+        let mut cfg = self.solver_config(kind);
         let deadline = CommandDeadline::arm(&mut cfg);
         // Df-pn keeps its table between commands; the depth-first search starts afresh.
         let winner = match (&self.pos, kind) {
@@ -686,6 +701,8 @@ impl Engine {
             (pos, _) => with_position!(pos, p => analysis::solve_state(p, to_move, &cfg, None)),
         };
         let winner = match winner {
+            // Stopped by the controller: Benzene's answer for a solve that did not finish.
+            Err(_) if self.interrupted() => return Ok("empty".to_owned()),
             Err(StopReason::Cancelled) if deadline.fired() => Err(StopReason::TimeLimit),
             w => w,
         };

@@ -24,6 +24,7 @@ pub mod genmove;
 pub mod limits;
 pub mod player;
 pub mod protocol;
+mod serve;
 pub mod sgf;
 
 pub use engine::{Engine, PlayParams, SolverParams, COMMANDS, DEFAULT_SIZE};
@@ -33,6 +34,9 @@ pub use player::DEFAULT_PLAYER;
 pub use protocol::Command;
 
 /// Serves one session on `input` and `output` with a fresh engine.
-pub fn serve<R: std::io::BufRead, W: std::io::Write>(input: R, output: W) -> std::io::Result<()> {
+pub fn serve<R: std::io::BufRead + Send, W: std::io::Write + Send>(
+    input: R,
+    output: W,
+) -> std::io::Result<()> {
     Engine::new().run(input, output)
 }

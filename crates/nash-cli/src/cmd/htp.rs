@@ -22,9 +22,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         max_playouts: budget.playouts,
         moves: args.player.settings(),
     });
-    let stdin = std::io::stdin();
-    let stdout = std::io::stdout();
-    match engine.run(stdin.lock(), stdout.lock()) {
+    // The reader thread is not waited for: a controller may keep the pipe open after `quit`.
+    let stdin = std::io::BufReader::new(std::io::stdin());
+    match engine.run_detached(stdin, std::io::stdout()) {
         Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(e.into()),
         _ => Ok(()),
     }

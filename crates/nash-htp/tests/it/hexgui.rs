@@ -38,3 +38,48 @@ fn issue_24_fill_in_labels_carry_the_colour_in_the_second_letter() {
     ]);
     check_session(&steps);
 }
+
+/// Runs `input` through a fresh engine; the answers and whether any `gogui-gfx:` block came.
+fn gfx_transcript(input: &str) -> (Vec<String>, usize) {
+    let text = crate::transcript(input);
+    let blocks: Vec<String> = crate::answers(&text);
+    let gfx =
+        blocks.iter().filter(|b| b.starts_with("gogui-gfx:\ndfpn\nVAR\nLABEL\nTEXT ")).count();
+    (blocks.into_iter().filter(|b| !b.starts_with("gogui-gfx:")).collect(), gfx)
+}
+
+#[test]
+fn issue_24_stop_interrupts_a_solve_which_answers_empty() {
+    // The Solve button on an empty 9x9 board, then Stop: HexGui sends `# interrupt` while the
+    // solve runs. The reader sees it after the solve's line, so the solve stops at once.
+    let (got, _) = gfx_transcript(
+        "name\nboardsize 9 9\nparam_dfpn use_guifx 1\ndfpn-solve-state black\n# interrupt\n\
+         showboard\ndfpn-solver-find-winning black\n# interrupt\nplay black e5\nshowboard\n",
+    );
+    assert_eq!(got.len(), 8, "{got:#?}");
+    assert_eq!(got[3], "= empty");
+    assert!(got[4].ends_with("black to move"), "{}", got[4]);
+    assert!(got[5].starts_with("? undecided within the budget (interrupted): "), "{}", got[5]);
+    assert_eq!(got[7].matches('B').count(), 1, "the engine still plays: {}", got[7]);
+}
+
+#[test]
+fn issue_24_stop_during_genmove_plays_a_move() {
+    let (got, _) = gfx_transcript(
+        "boardsize 9 9\nparam_player solve_time 0\nplay black e5\ngenmove white\n# interrupt\n\
+         showboard\n",
+    );
+    assert_eq!(got.len(), 5, "{got:#?}");
+    let mv = got[3].trim_start_matches("= ");
+    assert!(mv.len() == 2 && mv != "e5", "a cell: {mv}");
+    assert!(got[4].ends_with("black to move"), "{}", got[4]);
+}
+
+#[test]
+fn issue_24_an_interrupt_with_nothing_running_changes_nothing() {
+    let (got, gfx) = gfx_transcript(
+        "boardsize 3 3\n# interrupt\nparam_dfpn use_guifx 1\ndfpn-solve-state black\n",
+    );
+    assert_eq!(got, ["= ", "= ", "= black"]);
+    assert_eq!(gfx, 0, "a solve of no time writes no progress");
+}

@@ -21,10 +21,10 @@ fn out_of_range_settings_are_refused_and_change_nothing() {
         (&tt, &tt_answer),
         ("param_dfpn tt_mib 0", &format!("? invalid value \"0\" for tt_mib: expected 1 to {} MiB", nash_htp::limits::max_tt_mib())),
         ("param_dfpn threads 257", "? invalid value \"257\" for threads: expected 1 to 256 threads"),
-        // HexGui sends this before a solve; it changes nothing.
+        // HexGui sends this before a solve: progress while a solve runs (3x3 takes no time).
         ("param_dfpn use_guifx 1", "= "),
         ("param_dfpn use_guifx yes", "? invalid value \"yes\" for use_guifx: expected 0 or 1"),
-        ("param_dfpn", "= \n[string] parallel auto\n[string] threads 1\n[string] timelimit 0\n[string] tt_mib 256"),
+        ("param_dfpn", "= \n[string] parallel auto\n[string] threads 1\n[string] timelimit 0\n[string] tt_mib 256\n[bool] use_guifx 1"),
         // The engine still solves.
         ("boardsize 3", "= "),
         ("dfpn-solve-state", "= black"),

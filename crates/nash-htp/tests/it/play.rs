@@ -105,7 +105,7 @@ fn benzene_names_set_the_same_settings() {
             "= \n[string] player vc-greedy\n[string] max_time 3\n[string] max_nodes 0\n[string] max_playouts 500\n[string] solve_time 1\n[bool] allow_swap 0",
         ),
         ("param_dfpn tt_size 2097152", "= "),
-        ("param_dfpn", "= \n[string] parallel auto\n[string] threads 2\n[string] timelimit 0\n[string] tt_mib 256"),
+        ("param_dfpn", "= \n[string] parallel auto\n[string] threads 2\n[string] timelimit 0\n[string] tt_mib 256\n[bool] use_guifx 0"),
     ]);
 }
 

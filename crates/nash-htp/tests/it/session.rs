@@ -157,12 +157,12 @@ fn sgf_files_load_and_bad_ones_are_refused() {
 #[test]
 fn parameters_list_in_benzene_format_and_change() {
     check_session(&[
-        ("param_dfpn", "= \n[string] parallel auto\n[string] threads 1\n[string] timelimit 0\n[string] tt_mib 256"),
+        ("param_dfpn", "= \n[string] parallel auto\n[string] threads 1\n[string] timelimit 0\n[string] tt_mib 256\n[bool] use_guifx 0"),
         ("param_dfpn timelimit 2.5", "= "),
         ("param_dfpn tt_mib 64", "= "),
         ("param_dfpn threads 2", "= "),
         ("param_dfpn parallel tree", "= "),
-        ("param_dfpn", "= \n[string] parallel tree\n[string] threads 2\n[string] timelimit 2.5\n[string] tt_mib 64"),
+        ("param_dfpn", "= \n[string] parallel tree\n[string] threads 2\n[string] timelimit 2.5\n[string] tt_mib 64\n[bool] use_guifx 0"),
         ("param_dfpn timelimit 0", "= "),
         ("dfpn-clear-tt", "= "),
     ]);

@@ -1,0 +1,221 @@
+//! Serving a session: input is read on its own thread, so that a `# interrupt` line (HexGui's
+//! Stop) reaches the command running, and with `param_dfpn use_guifx 1` the solver's progress
+//! is written while it runs.
+//!
+//! GTP has no way to stop a command; GoGui and HexGui send the comment line `# interrupt`
+//! while one runs, and Benzene's engines stop their search on it. Here every command line
+//! read gets a sequence number; an interrupt stops every command read before it that has not
+//! finished (a controller such as HexGui has only one in flight). A comment-only line is still
+//! a comment: it gets no answer, and when nothing runs it changes nothing.
+
+use std::io::{self, BufRead, Write};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{mpsc, Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use nash_search::Progress;
+
+use crate::protocol::{format_answer, parse_line};
+use crate::Engine;
+
+/// How often the solver's progress is written when `use_guifx` is on.
+const GFX_PERIOD: Duration = Duration::from_secs(1);
+
+/// What the reader thread passes on: a command line with its sequence number, or the end.
+enum Incoming {
+    Line(u64, Vec<u8>),
+    End(io::Result<()>),
+}
+
+/// The running command's stop flags, and the newest command an interrupt was meant for.
+#[derive(Default)]
+struct Running {
+    /// The sequence number of the command running, if any.
+    seq: Option<u64>,
+    /// Raised to stop it: the solvers' and players' cancel flag.
+    cancel: Arc<AtomicBool>,
+    /// Raised with `cancel` when the stop came from an interrupt (not a time limit).
+    by_user: Arc<AtomicBool>,
+}
+
+/// Shared between the reader thread and the command loop.
+#[derive(Default)]
+struct Interrupts {
+    /// The sequence number of the last command line read before the last interrupt.
+    upto: AtomicU64,
+    running: Mutex<Running>,
+}
+
+impl Interrupts {
+    /// An interrupt line after the command line `seq`: stops the running command if it was
+    /// read before.
+    fn interrupt(&self, seq: u64) {
+        let running = self.running.lock().unwrap_or_else(|e| e.into_inner());
+        self.upto.fetch_max(seq, Ordering::SeqCst);
+        if running.seq.is_some_and(|s| s <= seq) {
+            running.by_user.store(true, Ordering::SeqCst);
+            running.cancel.store(true, Ordering::SeqCst);
+        }
+    }
+
+    /// Command `seq` starts: fresh flags, already raised when an interrupt came after it.
+    fn start(&self, seq: u64) -> (Arc<AtomicBool>, Arc<AtomicBool>) {
+        let mut running = self.running.lock().unwrap_or_else(|e| e.into_inner());
+        let stopped = self.upto.load(Ordering::SeqCst) >= seq;
+        *running = Running {
+            seq: Some(seq),
+            cancel: Arc::new(AtomicBool::new(stopped)),
+            by_user: Arc::new(AtomicBool::new(stopped)),
+        };
+        (Arc::clone(&running.cancel), Arc::clone(&running.by_user))
+    }
+
+    fn finish(&self) {
+        self.running.lock().unwrap_or_else(|e| e.into_inner()).seq = None;
+    }
+}
+
+/// Whether a raw input line is the interrupt comment.
+fn is_interrupt(line: &[u8]) -> bool {
+    String::from_utf8_lossy(line).trim() == "# interrupt"
+}
+
+/// Reads lines until the end of `input` (or `stop`), passing command lines on and turning
+/// interrupt lines into stops.
+fn read_lines<R: BufRead>(
+    mut input: R,
+    tx: &mpsc::Sender<Incoming>,
+    interrupts: &Interrupts,
+    stop: &AtomicBool,
+) {
+    let mut seq = 0;
+    loop {
+        let mut buf = Vec::new();
+        match input.read_until(b'\n', &mut buf) {
+            Ok(0) => {
+                let _ = tx.send(Incoming::End(Ok(())));
+                return;
+            }
+            Ok(_) if is_interrupt(&buf) => interrupts.interrupt(seq),
+            Ok(_) => {
+                seq += 1;
+                if tx.send(Incoming::Line(seq, buf)).is_err() {
+                    return;
+                }
+            }
+            Err(e) => {
+                let _ = tx.send(Incoming::End(Err(e)));
+                return;
+            }
+        }
+        if stop.load(Ordering::Relaxed) {
+            return;
+        }
+    }
+}
+
+impl Engine {
+    /// Serves a session: reads command lines from `input` until `quit` or the end of the
+    /// input, writing one answer per command to `output` (flushed after each). Only I/O errors
+    /// end it early.
+    ///
+    /// The input is read on a second thread while commands run, so `# interrupt` stops the
+    /// running search (a solve then answers `empty`, `genmove` its best move so far). After
+    /// `quit` the rest of `input` is read and ignored before this returns; a session on a
+    /// pipe that stays open after `quit` wants [`Engine::run_detached`].
+    pub fn run<R: BufRead + Send, W: Write + Send>(
+        &mut self,
+        input: R,
+        output: W,
+    ) -> io::Result<()> {
+        let interrupts = Interrupts::default();
+        let stop = AtomicBool::new(false);
+        let (tx, rx) = mpsc::channel();
+        std::thread::scope(|s| {
+            s.spawn(|| read_lines(input, &tx, &interrupts, &stop));
+            let r = self.serve(&rx, &interrupts, output);
+            stop.store(true, Ordering::Relaxed);
+            r
+        })
+    }
+
+    /// [`Engine::run`] with the reader on a detached thread, which this does not wait for:
+    /// for standard input, where a controller sends `quit` and keeps the pipe open.
+    pub fn run_detached<R, W>(&mut self, input: R, output: W) -> io::Result<()>
+    where
+        R: BufRead + Send + 'static,
+        W: Write + Send,
+    {
+        let interrupts = Arc::new(Interrupts::default());
+        let (tx, rx) = mpsc::channel();
+        let theirs = Arc::clone(&interrupts);
+        std::thread::spawn(move || read_lines(input, &tx, &theirs, &AtomicBool::new(false)));
+        self.serve(&rx, &interrupts, output)
+    }
+
+    fn serve<W: Write + Send>(
+        &mut self,
+        rx: &mpsc::Receiver<Incoming>,
+        interrupts: &Interrupts,
+        output: W,
+    ) -> io::Result<()> {
+        let output = Mutex::new(output);
+        loop {
+            let (seq, buf) = match rx.recv() {
+                Ok(Incoming::Line(seq, buf)) => (seq, buf),
+                Ok(Incoming::End(r)) => return r,
+                Err(_) => return Ok(()),
+            };
+            let line = String::from_utf8_lossy(&buf);
+            let Some(cmd) = parse_line(&line) else { continue };
+            let (cancel, by_user) = interrupts.start(seq);
+            self.stop = Some((cancel, Arc::clone(&by_user)));
+            let progress = self.guifx.then(|| Arc::new(Progress::new()));
+            self.progress = progress.clone();
+            let result = std::thread::scope(|s| {
+                let (done, wait) = mpsc::channel::<()>();
+                if let Some(p) = progress {
+                    let output = &output;
+                    s.spawn(move || write_gfx(&p, &wait, output));
+                }
+                let r = self.execute(&cmd);
+                drop(done);
+                r
+            });
+            self.stop = None;
+            self.progress = None;
+            interrupts.finish();
+            let result = result.map_err(|e| e.to_string());
+            let mut out = output.lock().unwrap_or_else(|e| e.into_inner());
+            out.write_all(format_answer(cmd.id, &result).as_bytes())?;
+            out.flush()?;
+            if cmd.name == "quit" {
+                return Ok(());
+            }
+        }
+    }
+}
+
+/// Writes the solver's progress every [`GFX_PERIOD`] while a command runs (until `wait`
+/// closes) and it has counted nodes: on `output` as Benzene's df-pn does (a `gogui-gfx:` block
+/// ended by an empty line, which HexGui reads between answers and shows on its status bar), and
+/// on standard error as one `gogui-gfx:` line for GoGui.
+fn write_gfx<W: Write>(progress: &Progress, wait: &mpsc::Receiver<()>, output: &Mutex<W>) {
+    let start = Instant::now();
+    while let Err(mpsc::RecvTimeoutError::Timeout) = wait.recv_timeout(GFX_PERIOD) {
+        let s = progress.snapshot();
+        if s.nodes == 0 {
+            continue;
+        }
+        let secs = start.elapsed().as_secs_f64();
+        let mut text =
+            format!("{} nodes, {:.0} nodes/s, {:.0} s", s.nodes, s.nodes as f64 / secs, secs);
+        if let Some(total) = s.total.filter(|&t| t > 1) {
+            text.push_str(&format!(", {} of {total} decided", s.decided));
+        }
+        let mut out = output.lock().unwrap_or_else(|e| e.into_inner());
+        let _ = write!(out, "gogui-gfx:\ndfpn\nVAR\nLABEL\nTEXT {text}\n\n");
+        let _ = out.flush();
+        eprintln!("gogui-gfx: TEXT {text}");
+    }
+}
