@@ -68,8 +68,8 @@ fn main() -> anyhow::Result<()> {
         Task::Tournament(a) => tournament::run(a),
         Task::Htp(a) => {
             let mut engine = nash_htp::Engine::with_player(&a.player)?;
-            let stdin = std::io::stdin();
-            match engine.run(stdin.lock(), std::io::stdout().lock()) {
+            let stdin = std::io::BufReader::new(std::io::stdin());
+            match engine.run_detached(stdin, std::io::stdout()) {
                 Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(e.into()),
                 _ => Ok(()),
             }
