@@ -5,6 +5,7 @@ use crate::alphabeta::{eval_names, AlphaBeta, Config, Depth};
 use crate::beam::{Beam, BeamConfig};
 use crate::eval::EvalKind;
 use crate::greedy::Greedy;
+use crate::mcts::{Config as MctsConfig, Mcts, Policy};
 use crate::player::Player;
 use crate::random::RandomPlayer;
 use crate::spec::{Settings, Spec, SpecError};
@@ -62,6 +63,27 @@ pub fn players() -> &'static [PlayerInfo] {
                     al. s.2.3.1; settings: eval, beam, depth, swap)",
         },
         PlayerInfo {
+            name: "mcts",
+            about: "UCT with random playouts (Horrell et al. s.2.3.3; settings: c, rave, fpu, \
+                    playout, playouts, expand, fillin, mustplay, vc, solver, prior, reuse, \
+                    solve, threads, mem, seed, swap)",
+        },
+        PlayerInfo {
+            name: "amaf",
+            about: "UCT with all-moves-as-first statistics, RAVE's schedule (Horrell et al. \
+                    s.2.3.4; mcts's settings)",
+        },
+        PlayerInfo {
+            name: "amaf-bridge",
+            about: "amaf whose playouts answer an intrusion into a bridge (Horrell et al. \
+                    s.2.3.4; mcts's settings)",
+        },
+        PlayerInfo {
+            name: "best",
+            about: "the strongest Monte Carlo search: RAVE, fill-in, inferior cells, mustplay, \
+                    virtual connections, solved nodes, priors, subtree reuse (mcts's settings)",
+        },
+        PlayerInfo {
             name: "alphabeta",
             about: "alpha-beta with iterative deepening over any evaluation (settings: eval, \
                     depth, width, threats, fillin, vc, mustplay, patterns, tt, swap)",
@@ -106,6 +128,28 @@ fn alphabeta_defaults(name: &str) -> Option<Config> {
     })
 }
 
+/// The defaults of each Monte Carlo player.
+fn mcts_defaults(name: &str) -> Option<MctsConfig> {
+    let amaf = |name| MctsConfig { rave: 1000.0, c: 0.0, ..MctsConfig::new(name) };
+    Some(match name {
+        "mcts" => MctsConfig::new("mcts"),
+        "amaf" => amaf("amaf"),
+        "amaf-bridge" => MctsConfig { policy: Policy::Bridge, ..amaf("amaf-bridge") },
+        "best" => MctsConfig {
+            policy: Policy::Bridge,
+            expand: 10,
+            fill_in: true,
+            mustplay: true,
+            vc: true,
+            prior: 20.0,
+            reuse: true,
+            solve: 0,
+            ..amaf("best")
+        },
+        _ => return None,
+    })
+}
+
 /// Builds the player `spec` names (`name` or `name:key=value,...`).
 pub fn build(spec: &str) -> Result<Box<dyn Player>, SpecError> {
     let spec: Spec = spec.parse()?;
@@ -127,9 +171,10 @@ pub fn build(spec: &str) -> Result<Box<dyn Player>, SpecError> {
             };
             Box::new(Beam::new(cfg))
         }
-        n => match alphabeta_defaults(n) {
-            Some(cfg) => Box::new(AlphaBeta::new(cfg.read(&mut s)?)),
-            None => {
+        n => match (alphabeta_defaults(n), mcts_defaults(n)) {
+            (Some(cfg), _) => Box::new(AlphaBeta::new(cfg.read(&mut s)?)),
+            (_, Some(cfg)) => Box::new(Mcts::new(cfg.read(&mut s)?)),
+            (None, None) => {
                 let known = players().iter().map(|p| p.name).collect::<Vec<_>>().join(", ");
                 return Err(SpecError::UnknownPlayer { name, known });
             }

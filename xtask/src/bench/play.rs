@@ -1,6 +1,7 @@
 //! `cargo xtask bench play`: each searching player's speed: nodes per second and the depth it
 //! completes within a time per move, on 9x9 and 11x11 (medians over a few middle-game
-//! positions), the figures of docs/players.md.
+//! positions), the figures of docs/players.md; with `--playouts N`, the speed of the Monte
+//! Carlo players' bare playouts instead (N playouts per position and policy).
 
 use std::time::Duration;
 
@@ -16,7 +17,8 @@ pub struct Args {
     #[arg(long, value_delimiter = ',', default_values_t = [
         "hexy".to_string(), "queenbee".to_string(), "yreduction".to_string(),
         "pattern-ab".to_string(), "alphabeta".to_string(), "minimax".to_string(),
-        "minimax-bridge".to_string(), "beam".to_string(),
+        "minimax-bridge".to_string(), "beam".to_string(), "mcts".to_string(),
+        "amaf".to_string(), "amaf-bridge".to_string(), "best".to_string(),
     ])]
     players: Vec<String>,
     /// Board sizes (comma-separated).
@@ -28,6 +30,9 @@ pub struct Args {
     /// Positions per board size.
     #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u8).range(1..=50))]
     positions: u8,
+    /// Measure bare playouts instead of players: this many per position and policy.
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=100_000_000))]
+    playouts: Option<u64>,
 }
 
 fn median(v: &mut [f64]) -> f64 {
@@ -62,7 +67,39 @@ fn positions(size: u8, count: u8) -> anyhow::Result<Vec<AnyPosition>> {
         .collect()
 }
 
+/// Bare playouts of each policy: playouts per second (median over the positions) and how
+/// often the side to move won, from the empty board and from the middle-game positions.
+fn playouts(args: &Args, count: u64) -> anyhow::Result<()> {
+    println!("| policy | board | from | playouts/s | side to move wins |");
+    println!("|---|---|---|---:|---:|");
+    for &size in &args.sizes {
+        let n = usize::from(size);
+        let middle = positions(size, args.positions).context("building the positions")?;
+        let sets = [("empty board", vec![AnyPosition::new(n, n)?]), ("middle game", middle)];
+        for policy in ["random", "bridge"] {
+            for (from, set) in &sets {
+                let (mut rate, mut wins) = (Vec::new(), 0);
+                for pos in set {
+                    let s = nash_play::playouts(pos, policy, count, 1)?;
+                    rate.push(s.playouts as f64 / s.elapsed.as_secs_f64().max(1e-9));
+                    wins += s.wins;
+                }
+                let share = wins as f64 / (count as f64 * set.len() as f64);
+                println!(
+                    "| {policy} | {size}x{size} | {from} | {:.0} | {:.1}% |",
+                    median(&mut rate),
+                    100.0 * share
+                );
+            }
+        }
+    }
+    Ok(())
+}
+
 pub fn run(args: Args) -> anyhow::Result<()> {
+    if let Some(count) = args.playouts {
+        return playouts(&args, count);
+    }
     println!("| player | board | nodes/s | depth | nodes | proven |");
     println!("|---|---|---:|---:|---:|---:|");
     for &size in &args.sizes {

@@ -2,6 +2,7 @@
 
 mod common;
 mod eval;
+mod mcts;
 mod players;
 mod registry;
 mod search;

@@ -1,0 +1,459 @@
+//! Monte Carlo tree search players: plain UCT, AMAF (RAVE) and AMAF with bridge-saving
+//! playouts, the three of Horrell et al. (s.2.3.3-2.3.4), and the same search with the
+//! solvers' knowledge in the tree, as MoHex uses it (Arneson, Hayward and Henderson 2010):
+//! fill-in and inferior-cell pruning at expansion, the mustplay, win and loss detection by
+//! virtual connections, the MCTS-solver's backup of proven nodes (Chen 2025 s.2.3), priors
+//! from the circuit and H-score order, subtree reuse between moves, and a short solve when
+//! few cells are left.
+//!
+//! Playouts are in `mcts/playout.rs`, the tree and its iteration in `mcts/tree.rs`. Threads
+//! search by root parallelism (Cazenave and Jouandeau 2007): each thread grows its own tree
+//! from its own seed and the root's statistics are summed, so a search with a playout budget
+//! is deterministic whatever the number of threads.
+
+mod playout;
+mod tree;
+
+use std::str::FromStr;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::Instant;
+
+use nash_board::{with_position, AnyPosition, BitSet, Cell, Move, Position};
+use nash_search::{Knowledge, MoveOrdering, Outcome, SolverConfig};
+
+pub(crate) use playout::Policy;
+use tree::{Proof, Worker};
+
+use crate::eval::WIN;
+use crate::per_board::PerBoard;
+use crate::player::{Choice, MoveBudget, Player};
+use crate::spec::{Settings, SpecError};
+use crate::swap;
+
+impl FromStr for Policy {
+    type Err = ();
+
+    fn from_str(s: &str) -> Result<Policy, ()> {
+        match s {
+            "random" => Ok(Policy::Random),
+            "bridge" => Ok(Policy::Bridge),
+            _ => Err(()),
+        }
+    }
+}
+
+impl std::fmt::Display for Policy {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Policy::Random => "random",
+            Policy::Bridge => "bridge",
+        })
+    }
+}
+
+/// Everything a Monte Carlo player is built from; the registry gives each named player its
+/// defaults, and every one of them is a setting of the spec.
+#[derive(Clone, Debug)]
+pub(crate) struct Config {
+    /// The registry name, first in the canonical spec.
+    pub(crate) name: &'static str,
+    /// UCT's exploration constant (`c` in `q + c sqrt(ln N / n)`).
+    pub(crate) c: f64,
+    /// RAVE's equivalence parameter `k` in `beta = sqrt(k / (3n + k))`; 0 for no AMAF.
+    pub(crate) rave: f64,
+    /// The value of a child with no playouts and no AMAF statistics (first-play urgency).
+    pub(crate) fpu: f64,
+    /// The playout policy.
+    pub(crate) policy: Policy,
+    /// Playouts per move at most (`None`: as many as the budget allows, or
+    /// [`AUTO_PLAYOUTS`] when it sets no limit).
+    pub(crate) playouts: Option<u64>,
+    /// Playouts through a leaf before it is expanded.
+    pub(crate) expand: u32,
+    /// Knowledge at expansion: fill-in and inferior-cell pruning, the mustplay, win and loss
+    /// by virtual connections.
+    pub(crate) fill_in: bool,
+    pub(crate) mustplay: bool,
+    pub(crate) vc: bool,
+    /// The MCTS-solver: proven nodes are backed up and decide the selection.
+    pub(crate) solver: bool,
+    /// Virtual AMAF playouts from the move order of the knowledge pipeline (0: none).
+    pub(crate) prior: f64,
+    /// Keep the subtree of the position reached from the previous move's tree.
+    pub(crate) reuse: bool,
+    /// Solve the position first when it has at most this many empty cells (0: never).
+    pub(crate) solve: u32,
+    /// Threads, each with its own tree (root parallelism).
+    pub(crate) threads: usize,
+    /// The memory limit of the trees, in MiB.
+    pub(crate) mem_mib: usize,
+    /// The seed of the random numbers.
+    pub(crate) seed: u64,
+    /// Whether the player may answer a first move with a swap (see `swap.rs`).
+    pub(crate) swap: bool,
+}
+
+impl Config {
+    /// Plain UCT with random playouts and no knowledge, named `name`.
+    pub(crate) fn new(name: &'static str) -> Config {
+        Config {
+            name,
+            c: 0.5,
+            rave: 0.0,
+            fpu: 1.0,
+            policy: Policy::Random,
+            playouts: None,
+            expand: 1,
+            fill_in: false,
+            mustplay: false,
+            vc: false,
+            solver: true,
+            prior: 0.0,
+            reuse: false,
+            solve: 0,
+            threads: 1,
+            mem_mib: 256,
+            seed: 1,
+            swap: false,
+        }
+    }
+
+    /// The knowledge pipeline's switches, when any knowledge is on.
+    pub(crate) fn knowledge(&self) -> Option<Knowledge> {
+        (self.fill_in || self.mustplay || self.vc).then(|| Knowledge {
+            threats: self.vc,
+            fill_in: self.fill_in,
+            vc: self.vc,
+            mustplay: self.mustplay,
+            ordering: if self.vc || self.mustplay {
+                MoveOrdering::Resistance
+            } else {
+                MoveOrdering::Centre
+            },
+            ..Knowledge::default()
+        })
+    }
+
+    /// Reads the settings of a spec over these defaults.
+    pub(crate) fn read(mut self, s: &mut Settings) -> Result<Config, SpecError> {
+        let on_off = "true or false";
+        self.c = s.get_checked("c", self.c, "an exploration constant from 0 to 100", |c| {
+            (0.0..=100.0).contains(c)
+        })?;
+        self.rave = s.get_checked("rave", self.rave, "RAVE's k from 0 (off) to 1e9", |k| {
+            (0.0..=1e9).contains(k)
+        })?;
+        self.fpu =
+            s.get_checked("fpu", self.fpu, "a value from 0 to 10", |v| (0.0..=10.0).contains(v))?;
+        self.policy = s.get("playout", self.policy, "a playout policy (random, bridge)")?;
+        self.playouts = s
+            .get_checked(
+                "playouts",
+                Playouts(self.playouts),
+                "auto or a number of playouts from 1 to 10^12",
+                |p| p.0.map_or(true, |n| (1..=1_000_000_000_000).contains(&n)),
+            )?
+            .0;
+        self.expand = s.get("expand", self.expand, "a number of playouts")?;
+        self.fill_in = s.get("fillin", self.fill_in, on_off)?;
+        self.mustplay = s.get("mustplay", self.mustplay, on_off)?;
+        self.vc = s.get("vc", self.vc, on_off)?;
+        self.solver = s.get("solver", self.solver, on_off)?;
+        self.prior = s.get_checked("prior", self.prior, "virtual playouts from 0 to 1e6", |p| {
+            (0.0..=1e6).contains(p)
+        })?;
+        self.reuse = s.get("reuse", self.reuse, on_off)?;
+        self.solve = s.get_checked("solve", self.solve, "a number of empty cells (0: off)", |n| {
+            *n <= 361
+        })?;
+        self.threads = s.get_checked("threads", self.threads, "a thread count from 1 to 256", |t| {
+            (1..=256).contains(t)
+        })?;
+        self.mem_mib =
+            s.get_checked("mem", self.mem_mib, "a tree size in MiB from 1 to 65536", |m| {
+                (1..=65536).contains(m)
+            })?;
+        self.seed = s.get("seed", self.seed, "a whole number")?;
+        self.swap = s.get("swap", self.swap, on_off)?;
+        Ok(self)
+    }
+
+    /// The canonical spec: every setting spelled out.
+    pub(crate) fn spec(&self) -> String {
+        format!(
+            "{}:c={},rave={},fpu={},playout={},playouts={},expand={},fillin={},mustplay={},vc={},\
+             solver={},prior={},reuse={},solve={},threads={},mem={},seed={},swap={}",
+            self.name,
+            self.c,
+            self.rave,
+            self.fpu,
+            self.policy,
+            Playouts(self.playouts),
+            self.expand,
+            self.fill_in,
+            self.mustplay,
+            self.vc,
+            self.solver,
+            self.prior,
+            self.reuse,
+            self.solve,
+            self.threads,
+            self.mem_mib,
+            self.seed,
+            self.swap
+        )
+    }
+}
+
+/// Playouts per move when neither the player's `playouts` setting nor the budget sets a
+/// limit: the iterations of Horrell et al.'s Table 1.
+pub(crate) const AUTO_PLAYOUTS: u64 = 5000;
+
+/// The `playouts` setting: `auto` or a number.
+#[derive(Clone, Copy, Debug)]
+struct Playouts(Option<u64>);
+
+impl FromStr for Playouts {
+    type Err = ();
+
+    fn from_str(s: &str) -> Result<Playouts, ()> {
+        match s {
+            "auto" => Ok(Playouts(None)),
+            _ => s.parse().map(|n| Playouts(Some(n))).map_err(|_| ()),
+        }
+    }
+}
+
+impl std::fmt::Display for Playouts {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.0 {
+            None => f.write_str("auto"),
+            Some(n) => write!(f, "{n}"),
+        }
+    }
+}
+
+/// When a search stops: a deadline and a cancel flag (playout budgets are counted by each
+/// thread).
+#[derive(Debug)]
+pub(crate) struct Limits {
+    deadline: Option<Instant>,
+    cancel: Option<Arc<AtomicBool>>,
+}
+
+impl Limits {
+    /// Whether the time is up or the search was cancelled.
+    pub(crate) fn stop(&self) -> bool {
+        self.cancel.as_ref().is_some_and(|c| c.load(Ordering::Relaxed))
+            || self.deadline.is_some_and(|d| Instant::now() >= d)
+    }
+}
+
+/// A Monte Carlo tree search player.
+#[derive(Debug)]
+pub struct Mcts {
+    cfg: Config,
+    /// The workers of the board last played on (a `Vec<Worker<B>>` for its bitboard type).
+    state: PerBoard,
+}
+
+/// The root's statistics summed over the threads, per cell.
+#[derive(Clone, Copy, Debug, Default)]
+struct RootMove {
+    visits: u64,
+    wins: f64,
+    lost: bool,
+    wins_now: bool,
+}
+
+impl Mcts {
+    pub(crate) fn new(cfg: Config) -> Mcts {
+        Mcts { cfg, state: PerBoard::default() }
+    }
+
+    fn run<B: BitSet>(&mut self, pos: &Position<B>, budget: &MoveBudget) -> Option<Choice> {
+        let start = Instant::now();
+        if pos.winner().is_some() || pos.empty_cells().is_empty() {
+            return None;
+        }
+        let cfg = &self.cfg;
+        if let Some(mv) = short_solve(pos, cfg, budget) {
+            let mut c = Choice::bare(Move::Cell(mv));
+            (c.value, c.pv, c.elapsed) = (Some(WIN), vec![mv], start.elapsed());
+            return Some(c);
+        }
+        let geom = pos.geometry();
+        let workers = self.state.get(
+            |w: &Vec<Worker<B>>| w.len() == cfg.threads && std::ptr::eq(w[0].geometry(), geom),
+            || (0..cfg.threads).map(|i| Worker::new(geom, cfg, i as u64)).collect(),
+        );
+        let limits = Limits {
+            deadline: budget.time.and_then(|t| start.checked_add(t)),
+            cancel: budget.cancel.clone(),
+        };
+        let asked = budget.playouts.or(budget.nodes);
+        let total = match (asked, cfg.playouts) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (None, None) if budget.time.is_none() => Some(AUTO_PLAYOUTS),
+            (a, b) => a.or(b),
+        };
+        // One seed per position and thread: a position searched again draws the same numbers.
+        let seed = cfg.seed ^ pos.hash().wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        let threads = workers.len() as u64;
+        for (i, w) in workers.iter_mut().enumerate() {
+            w.start(pos, cfg, seed.wrapping_add(i as u64));
+        }
+        let share = |i: usize| total.map(|t| t / threads + u64::from((i as u64) < t % threads));
+        if let [w] = workers.as_mut_slice() {
+            w.search(pos, cfg, &limits, share(0));
+        } else {
+            std::thread::scope(|s| {
+                let (first, rest) = workers.split_first_mut().expect("at least one thread");
+                for (i, w) in rest.iter_mut().enumerate() {
+                    let (limits, share) = (&limits, share(i + 1));
+                    s.spawn(move || w.search(pos, cfg, limits, share));
+                }
+                first.search(pos, cfg, &limits, share(0));
+            });
+        }
+        Some(choose(workers, start))
+    }
+}
+
+/// The move of the summed root statistics, with what the threads saw.
+fn choose<B: BitSet>(workers: &[Worker<B>], start: Instant) -> Choice {
+    let mut moves = vec![RootMove::default(); B::CAPACITY];
+    let mut cells: Vec<usize> = Vec::new();
+    let mut won: Option<Cell> = None;
+    let mut lost = false;
+    for w in workers {
+        match w.root().proof {
+            Proof::Win if won.is_none() => {
+                won = w.best_child(0).map(|c| B::cell_of(usize::from(w.nodes[c].bit)));
+            }
+            Proof::Loss => lost = true,
+            _ => {}
+        }
+        for c in w.root_children() {
+            let bit = usize::from(c.bit);
+            let m = &mut moves[bit];
+            if !cells.contains(&bit) {
+                cells.push(bit);
+            }
+            m.visits += u64::from(c.visits);
+            m.wins += f64::from(c.wins);
+            m.lost |= c.proof == Proof::Win;
+            m.wins_now |= c.proof == Proof::Loss;
+        }
+    }
+    let rate = |m: &RootMove| if m.visits == 0 { 0.5 } else { m.wins / m.visits as f64 };
+    // Best first: winning moves, then moves not proven lost, then by playouts.
+    cells.sort_by(|&a, &b| {
+        let (x, y) = (&moves[a], &moves[b]);
+        y.wins_now
+            .cmp(&x.wins_now)
+            .then(x.lost.cmp(&y.lost))
+            .then(y.visits.cmp(&x.visits))
+            .then(rate(y).total_cmp(&rate(x)))
+            .then(a.cmp(&b))
+    });
+    let best = won.or_else(|| cells.first().map(|&b| B::cell_of(b)));
+    let Some(best) = best else { return Choice::bare(Move::Resign) };
+    let bm = &moves[B::bit_of(best)];
+    let value = if won.is_some() || bm.wins_now {
+        WIN
+    } else if lost || bm.lost {
+        -WIN
+    } else {
+        2.0 * rate(bm) - 1.0
+    };
+    let mut pv = Vec::new();
+    workers[0].pv(&mut pv);
+    if pv.first() != Some(&best) {
+        pv = vec![best];
+    }
+    Choice {
+        mv: Move::Cell(best),
+        value: Some(value),
+        pv,
+        scores: cells.iter().map(|&b| (B::cell_of(b), 2.0 * rate(&moves[b]) - 1.0)).collect(),
+        depth: workers.iter().map(|w| w.depth).max().unwrap_or(0),
+        nodes: workers.iter().map(|w| w.iterations).sum(),
+        elapsed: start.elapsed(),
+    }
+}
+
+/// A winning move by the solver when the position has few empty cells: at most half the
+/// move's time, or 100,000 nodes without a time limit (deterministic).
+fn short_solve<B: BitSet>(pos: &Position<B>, cfg: &Config, budget: &MoveBudget) -> Option<Cell> {
+    let empty = pos.empty_cells().len();
+    if empty > cfg.solve as usize {
+        return None;
+    }
+    let mut sc = SolverConfig { tt_mib: 64, ..SolverConfig::default() };
+    sc.budget.time = budget.time.map(|t| t / 2);
+    sc.budget.nodes = match budget.time {
+        Some(_) => None,
+        None => Some(100_000),
+    };
+    sc.budget.cancel = budget.cancel.clone();
+    match nash_search::solve(pos, &sc).outcome {
+        Outcome::Win { winning_move, .. } => winning_move,
+        _ => None,
+    }
+}
+
+impl Player for Mcts {
+    fn spec(&self) -> String {
+        self.cfg.spec()
+    }
+
+    fn choose(&mut self, pos: &AnyPosition, budget: &MoveBudget) -> Choice {
+        let Some(choice) = with_position!(pos, p => self.run(p, budget)) else {
+            return Choice::bare(Move::Resign);
+        };
+        swap::rule(pos, self.cfg.swap, choice)
+    }
+
+    fn new_game(&mut self) {
+        self.state.clear();
+    }
+}
+
+/// What [`playouts`] measured.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PlayoutStats {
+    /// Playouts run.
+    pub playouts: u64,
+    /// Of those, the ones the side to move won.
+    pub wins: u64,
+    /// The time they took.
+    pub elapsed: std::time::Duration,
+}
+
+/// Runs `count` playouts of `policy` (`random` or `bridge`, the `playout` setting of the
+/// Monte Carlo players) from `pos` with random numbers from `seed`: their speed and how often
+/// the side to move wins, the figures of `cargo xtask bench play --playouts`.
+pub fn playouts(
+    pos: &AnyPosition,
+    policy: &str,
+    count: u64,
+    seed: u64,
+) -> Result<PlayoutStats, SpecError> {
+    let policy: Policy = policy.parse().map_err(|()| SpecError::BadValue {
+        key: "playout".to_string(),
+        value: policy.to_string(),
+        expected: "a playout policy (random, bridge)".to_string(),
+    })?;
+    let start = Instant::now();
+    let wins = with_position!(pos, p => {
+        let mut runner = playout::Playouts::new(p.geometry(), policy);
+        let mut rng = playout::Rng::new(seed);
+        let me = p.to_move();
+        (0..count)
+            .filter(|_| runner.run(p.black(), p.white(), me, &mut rng).winner == me)
+            .count() as u64
+    });
+    Ok(PlayoutStats { playouts: count, wins, elapsed: start.elapsed() })
+}

@@ -1,0 +1,159 @@
+//! Playouts: a position filled to the last cell at random, then one winner check (a full Hex
+//! board has exactly one winner, so no move of the playout tests for a win), and the
+//! bridge-saving variant of Horrell et al. s.2.3.4 that answers an intrusion into a bridge.
+
+use nash_board::{BitSet, Color, Geometry};
+
+/// The random number generator of the playouts: a xorshift64* (Vigna 2016), small, fast and
+/// reproducible from its seed.
+#[derive(Clone, Debug)]
+pub(crate) struct Rng(u64);
+
+impl Rng {
+    /// A generator drawing from `seed` (any value, zero included).
+    pub(crate) fn new(seed: u64) -> Rng {
+        // SplitMix64's finaliser spreads nearby seeds apart and never leaves the state zero.
+        let mut z = seed.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        Rng((z ^ (z >> 31)) | 1)
+    }
+
+    /// The next 64 random bits.
+    #[inline]
+    pub(crate) fn next(&mut self) -> u64 {
+        let mut x = self.0;
+        x ^= x >> 12;
+        x ^= x << 25;
+        x ^= x >> 27;
+        self.0 = x;
+        x.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+
+    /// A number in `0..n` (`n` at most 2^32), by Lemire's multiply-shift: no division, and a
+    /// bias below 2^-32 that no playout statistic can see.
+    #[inline]
+    pub(crate) fn below(&mut self, n: usize) -> usize {
+        (((self.next() >> 32) * n as u64) >> 32) as usize
+    }
+}
+
+/// How a playout chooses its moves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Policy {
+    /// Every empty cell in a uniformly random order.
+    Random,
+    /// As random, but a move into one of the opponent's bridges (two stones, or a stone and
+    /// its edge, with two common empty neighbours) is answered in the bridge's other cell.
+    Bridge,
+}
+
+/// The end of a playout: the winner and each colour's stones on the full board.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Filled<B> {
+    pub(crate) winner: Color,
+    /// The cells Black took during the playout.
+    pub(crate) black: B,
+    /// The cells White took during the playout.
+    pub(crate) white: B,
+}
+
+/// The buffers of one thread's playouts, reused by every playout.
+#[derive(Debug)]
+pub(crate) struct Playouts<B: BitSet> {
+    geom: &'static Geometry<B>,
+    policy: Policy,
+    /// The empty cells' bit indices, shuffled in place.
+    cells: Vec<u16>,
+    /// Each bit's index in `cells` (bridge playouts move an answer to the front).
+    slot: Vec<u16>,
+}
+
+impl<B: BitSet> Playouts<B> {
+    /// Playouts on `geom` by `policy`.
+    pub(crate) fn new(geom: &'static Geometry<B>, policy: Policy) -> Playouts<B> {
+        let n = geom.cells().len();
+        Playouts {
+            geom,
+            policy,
+            cells: Vec::with_capacity(n),
+            slot: vec![0; if policy == Policy::Bridge { B::CAPACITY } else { 0 }],
+        }
+    }
+
+    /// Fills the empty cells of the position with `black` and `white` stones, `to_move` first.
+    pub(crate) fn run(&mut self, black: B, white: B, to_move: Color, rng: &mut Rng) -> Filled<B> {
+        match self.policy {
+            Policy::Random => self.random(black, white, to_move, rng),
+            Policy::Bridge => self.bridge(black, white, to_move, rng),
+        }
+    }
+
+    /// A uniformly random fill: the side to move gets half the empty cells (rounded up), the
+    /// other side the rest. Drawing the smaller half by a partial Fisher-Yates shuffle is the
+    /// same as playing a shuffled order out move by move.
+    fn random(&mut self, black: B, white: B, to_move: Color, rng: &mut Rng) -> Filled<B> {
+        let empty = self.geom.cells() - black - white;
+        self.cells.clear();
+        self.cells.extend(empty.bits().map(|b| b as u16));
+        let n = self.cells.len();
+        let second = n / 2;
+        let mut taken = B::EMPTY;
+        for i in 0..second {
+            let j = i + rng.below(n - i);
+            self.cells.swap(i, j);
+            taken.set_bit(usize::from(self.cells[i]));
+        }
+        let first = empty - taken;
+        let (b, w) = if to_move == Color::Black { (first, taken) } else { (taken, first) };
+        let winner = self.geom.full_board_winner(black | b);
+        Filled { winner, black: b, white: w }
+    }
+
+    /// A fill move by move in a random order, where a move into a bridge of the player to move
+    /// next is answered at once in the bridge's other cell.
+    fn bridge(&mut self, black: B, white: B, to_move: Color, rng: &mut Rng) -> Filled<B> {
+        let geom = self.geom;
+        let empty = geom.cells() - black - white;
+        self.cells.clear();
+        self.cells.extend(empty.bits().map(|b| b as u16));
+        for (i, &b) in self.cells.iter().enumerate() {
+            self.slot[usize::from(b)] = i as u16;
+        }
+        let n = self.cells.len();
+        let mut stones = [black, white];
+        let mut free = empty;
+        let mut mover = to_move;
+        let mut last: Option<usize> = None;
+        for i in 0..n {
+            let me = mover.index();
+            let answer = last.and_then(|x| {
+                // Our stones and edges that the intrusion at `x` touches; a bridge over `x`
+                // joins two of them through `x` and one empty neighbour `y` of `x`.
+                let mine = stones[me] | B::EDGES;
+                let around = geom.own_neighbours_of_bit(mover, x) & mine;
+                if around.len() < 2 {
+                    return None;
+                }
+                (geom.neighbours_of_bit(x) & free).bits().find(|&y| {
+                    (geom.own_neighbours_of_bit(mover, y) & around).len() >= 2
+                })
+            });
+            let j = match answer {
+                Some(y) => usize::from(self.slot[y]),
+                None => i + rng.below(n - i),
+            };
+            let (a, b) = (self.cells[i], self.cells[j]);
+            self.cells.swap(i, j);
+            self.slot[usize::from(a)] = j as u16;
+            self.slot[usize::from(b)] = i as u16;
+            let bit = usize::from(b);
+            stones[me].set_bit(bit);
+            free.toggle_bit(bit);
+            last = Some(bit);
+            mover = !mover;
+        }
+        let winner = geom.full_board_winner(stones[0]);
+        Filled { winner, black: stones[0] - black, white: stones[1] - white }
+    }
+}

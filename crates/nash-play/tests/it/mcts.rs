@@ -1,0 +1,131 @@
+//! The Monte Carlo players: playout statistics on boards small enough to know the answer,
+//! solved nodes backed up, specs, threads and reuse.
+
+use nash_board::{with_position, AnyPosition, Color, Move};
+use nash_play::{build, playouts, MoveBudget, SpecError};
+
+use crate::common::{nodes, position, PROVEN};
+
+/// (board size, moves, side to move, policy, the share of playouts the side to move wins, the
+/// tolerance): exact shares where the fill decides alone.
+const PLAYOUT_SHARES: &[(usize, &str, Color, &str, f64, f64)] = &[
+    // One cell: whoever fills it connects.
+    (1, "", Color::Black, "random", 1.0, 0.0),
+    (1, "", Color::White, "random", 1.0, 0.0),
+    (1, "", Color::White, "bridge", 1.0, 0.0),
+    // 2x2: the side to move gets two random cells of four; three of the six pairs connect
+    // Black (a1 a2, b1 a2, b1 b2) and the other three White.
+    (2, "", Color::Black, "random", 0.5, 0.02),
+    (2, "", Color::White, "random", 0.5, 0.02),
+    // 3x3 with Black's b1 b2 b3 column: Black has won whatever the fill.
+    (3, "b1 a1 b2 a2 b3", Color::White, "random", 0.0, 0.0),
+    (3, "b1 a1 b2 a2 b3", Color::White, "bridge", 0.0, 0.0),
+];
+
+#[test]
+fn playouts_win_as_often_as_counting_says() {
+    for &(size, moves, to_move, policy, share, tolerance) in PLAYOUT_SHARES {
+        let mut pos = position(size, moves);
+        with_position!(&mut pos, p => p.set_to_move(to_move));
+        let s = playouts(&pos, policy, 20_000, 3).unwrap();
+        let got = s.wins as f64 / s.playouts as f64;
+        assert!(
+            (got - share).abs() <= tolerance,
+            "{size}x{size} {moves:?} {to_move} {policy}: won {got}, expected {share}"
+        );
+    }
+}
+
+#[test]
+fn bridge_playouts_save_every_bridge() {
+    // 3x3: Black's b1 (on the north edge) and a3 (on the south edge) form a bridge over a2
+    // and b2, Black to move. Bridge playouts answer White's a2 with b2 and the other way
+    // round, so Black always connects; random playouts sometimes give White both.
+    let pos = position(3, "b1 c1 a3 c2");
+    let bridge = playouts(&pos, "bridge", 5_000, 1).unwrap();
+    let random = playouts(&pos, "random", 5_000, 1).unwrap();
+    assert_eq!(bridge.wins, bridge.playouts, "bridge playouts lost a bridge");
+    assert!(random.wins < random.playouts, "random playouts always won: the test shows nothing");
+}
+
+#[test]
+fn a_bad_policy_is_named() {
+    let pos = AnyPosition::new(3, 3).unwrap();
+    let e = playouts(&pos, "smart", 1, 1).unwrap_err();
+    assert!(e.to_string().contains("'smart'"), "{e}");
+}
+
+#[test]
+fn proven_nodes_decide_the_root() {
+    // 4x4, Black's column b1 b2 b3 wins at a4 or b4; with White to move both cannot be
+    // blocked: White is lost, and the MCTS-solver proves it from the terminal nodes.
+    let mut pos = position(4, "b1 a1 b2 c2 b3 d1");
+    with_position!(&mut pos, p => p.set_to_move(Color::White));
+    for name in ["mcts", "amaf", "amaf-bridge"] {
+        let c = build(name).unwrap().choose(&pos, &nodes(5_000));
+        assert!(c.value.unwrap() <= -PROVEN, "{name}: {:?}", c.value);
+        let off = build(&format!("{name}:solver=false")).unwrap().choose(&pos, &nodes(5_000));
+        assert!(off.value.unwrap() > -PROVEN, "{name} without the solver: {:?}", off.value);
+    }
+    // Black to move wins at once, and says so.
+    let pos = position(4, "b1 a1 b2 c2 b3 d1");
+    let c = build("mcts").unwrap().choose(&pos, &nodes(5_000));
+    assert!(c.value.unwrap() >= PROVEN, "{:?}", c.value);
+}
+
+#[test]
+fn specs_read_and_write_every_setting() {
+    let p = build("mcts:c=0.5,playouts=5000,seed=1,threads=2").unwrap();
+    assert_eq!(
+        p.spec(),
+        "mcts:c=0.5,rave=0,fpu=1,playout=random,playouts=5000,expand=1,fillin=false,\
+         mustplay=false,vc=false,solver=true,prior=0,reuse=false,solve=0,threads=2,mem=256,\
+         seed=1,swap=false"
+    );
+    let err = |s: &str| build(s).unwrap_err();
+    assert!(matches!(err("amaf:playout=smart"), SpecError::BadValue { .. }));
+    assert!(matches!(err("mcts:threads=0"), SpecError::BadValue { .. }));
+    assert!(matches!(err("best:depth=3"), SpecError::UnknownSetting { .. }));
+}
+
+#[test]
+fn threads_repeat_themselves_given_a_playout_budget() {
+    let pos = position(7, "d4 c5");
+    let budget = MoveBudget { playouts: Some(4_000), ..MoveBudget::default() };
+    let run = |spec: &str| {
+        let c = build(spec).unwrap().choose(&pos, &budget);
+        (c.mv, c.value, c.scores, c.nodes)
+    };
+    for spec in ["amaf:threads=2", "best:threads=2"] {
+        let a = run(spec);
+        assert!(a.3 <= 4_000, "{spec}: {} playouts", a.3);
+        assert_eq!(a, run(spec), "{spec}");
+    }
+}
+
+#[test]
+fn the_tree_is_kept_between_moves() {
+    // A game played on by the same player, with its subtree reused, answers legally and the
+    // same as a player that rebuilds only when the reused tree holds nothing.
+    let mut pos = AnyPosition::new(7, 7).unwrap();
+    let mut p = build("amaf:reuse=true,playouts=2000").unwrap();
+    for _ in 0..10 {
+        let c = p.choose(&pos, &MoveBudget::default());
+        let Move::Cell(m) = c.mv else { panic!("{:?}", c.mv) };
+        assert!(with_position!(&pos, q => q.empty_cells().contains(m)));
+        let over = with_position!(&mut pos, q => { q.play(m).unwrap(); q.winner().is_some() });
+        if over {
+            break;
+        }
+    }
+}
+
+#[test]
+fn a_small_position_is_solved_first() {
+    // The empty 3x3 board is a first-player win: the short solve says so before any playout.
+    let pos = AnyPosition::new(3, 3).unwrap();
+    let c = build("mcts:solve=9").unwrap().choose(&pos, &nodes(1));
+    assert!(c.value.unwrap() >= PROVEN && c.nodes == 0, "{c:?}");
+    let c = build("mcts:solve=8").unwrap().choose(&pos, &nodes(1));
+    assert!(c.value.unwrap() < PROVEN && c.nodes == 1, "{c:?}");
+}
