@@ -164,12 +164,12 @@ impl Config {
             (0.0..=1e6).contains(p)
         })?;
         self.reuse = s.get("reuse", self.reuse, on_off)?;
-        self.solve = s.get_checked("solve", self.solve, "a number of empty cells (0: off)", |n| {
-            *n <= 361
-        })?;
-        self.threads = s.get_checked("threads", self.threads, "a thread count from 1 to 256", |t| {
-            (1..=256).contains(t)
-        })?;
+        self.solve =
+            s.get_checked("solve", self.solve, "a number of empty cells (0: off)", |n| *n <= 361)?;
+        self.threads =
+            s.get_checked("threads", self.threads, "a thread count from 1 to 256", |t| {
+                (1..=256).contains(t)
+            })?;
         self.mem_mib =
             s.get_checked("mem", self.mem_mib, "a tree size in MiB from 1 to 65536", |m| {
                 (1..=65536).contains(m)

@@ -135,9 +135,9 @@ impl<B: BitSet> Playouts<B> {
                 if around.len() < 2 {
                     return None;
                 }
-                (geom.neighbours_of_bit(x) & free).bits().find(|&y| {
-                    (geom.own_neighbours_of_bit(mover, y) & around).len() >= 2
-                })
+                (geom.neighbours_of_bit(x) & free)
+                    .bits()
+                    .find(|&y| (geom.own_neighbours_of_bit(mover, y) & around).len() >= 2)
             });
             let j = match answer {
                 Some(y) => usize::from(self.slot[y]),

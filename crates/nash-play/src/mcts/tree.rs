@@ -228,7 +228,9 @@ impl<B: BitSet> Worker<B> {
         let filled = loop {
             let n = self.nodes[node];
             match n.proof {
-                Proof::Win => break Filled { winner: pos.to_move(), black: B::EMPTY, white: B::EMPTY },
+                Proof::Win => {
+                    break Filled { winner: pos.to_move(), black: B::EMPTY, white: B::EMPTY }
+                }
                 Proof::Loss => {
                     break Filled { winner: !pos.to_move(), black: B::EMPTY, white: B::EMPTY }
                 }
