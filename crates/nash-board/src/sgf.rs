@@ -5,7 +5,9 @@
 //! as two letters (`B[cd]` is column c, row d: `c4`), `swap` for swap-pieces, and colours that
 //! do not follow the Hex convention (its first move is `W`). In a Little Golem record the moves
 //! are therefore recoloured by their order: the first is Black's and colours alternate, which
-//! with swap-pieces semantics keeps the first player Black throughout.
+//! with swap-pieces semantics keeps the first player Black throughout. HexGui's
+//! `swap-pieces` (the stone stays, the swapper's colour moves again) is read as
+//! [`Move::SwapSides`]: the colour of the move after a swap tells the two conventions apart.
 //!
 //! Only the main line is read: the first game of a collection and the first variation at each
 //! branch. The reader never panics; a malformed file gives an [`SgfError`] naming the property
@@ -679,5 +681,38 @@ fn interpret(nodes: &[Node]) -> Result<GameRecord, SgfError> {
             *color = if i % 2 == 0 { Color::Black } else { Color::White };
         }
     }
+    read_swap_convention(&mut rec);
     Ok(rec)
+}
+
+/// `swap-pieces` has two meanings in game records. HexGui and Benzene keep the black stone
+/// where it is and let the swapper's opponent move next with White, so the swapper's colour
+/// moves again: that is [`Move::SwapSides`]. The board-transform form mirrors the stone into a
+/// white one and lets Black move next ([`Move::SwapPieces`]). A record says which by the colour
+/// of the move after the swap; a swap that ends the record is HexGui's when `AP` names HexGui,
+/// and the board-transform form otherwise. Nash's own records (`AP[Nash:…]`) write the two as
+/// `swap-pieces` and `swap-sides` and are read as written.
+fn read_swap_convention(rec: &mut GameRecord) {
+    let app = |name: &str| {
+        rec.properties
+            .iter()
+            .any(|(k, v)| k == "AP" && v.trim_start().to_ascii_lowercase().starts_with(name))
+    };
+    if app("nash") {
+        return;
+    }
+    let hexgui = app("hexgui");
+    for i in 0..rec.moves.len() {
+        let (color, mv) = rec.moves[i];
+        if mv != Move::SwapPieces {
+            continue;
+        }
+        let stone_stays = match rec.moves.get(i + 1) {
+            Some(&(next, _)) => next == color,
+            None => hexgui,
+        };
+        if stone_stays {
+            rec.moves[i].1 = Move::SwapSides;
+        }
+    }
 }

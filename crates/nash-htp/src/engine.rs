@@ -423,7 +423,7 @@ impl Engine {
         if let Some(w) = with_position!(&self.pos, p => p.winner()) {
             return Err(HtpError::GameOver(w));
         }
-        with_position!(&mut self.pos, p => p.apply_as(color, mv))?;
+        with_position!(&mut self.pos, p => play_htp(p, color, mv))?;
         Ok(String::new())
     }
 
@@ -454,7 +454,7 @@ impl Engine {
         let d = decide(&pos, self.player.as_mut(), &budget, &self.play.moves, &cfg);
         match d.mv {
             Move::Cell(_) | Move::SwapPieces => {
-                with_position!(&mut self.pos, p => p.apply_as(color, d.mv))?;
+                with_position!(&mut self.pos, p => play_htp(p, color, d.mv))?;
             }
             // A resignation leaves the board as it is, as `play COLOUR resign` does.
             _ => {}
@@ -707,6 +707,26 @@ impl Engine {
             w => w,
         };
         Ok(winner.map_or_else(|reason| format!("unknown ({reason})"), |c| c.to_string()))
+    }
+}
+
+/// Plays an HTP move. In HTP, as in Benzene and HexGui, `swap-pieces` leaves the black stone
+/// where it is and White moves next: the players exchange colours, which is nash-board's
+/// `swap-sides` (its `swap-pieces` is the board-transform form that some game records use).
+/// Both words therefore mean the same here, and a swap needs no square board.
+pub(crate) fn play_htp<B: BitSet>(
+    pos: &mut Position<B>,
+    color: Color,
+    mv: Move,
+) -> Result<(), nash_board::PlayError> {
+    match mv {
+        Move::SwapPieces => pos.apply_as(color, Move::SwapSides).map_err(|e| match e {
+            nash_board::PlayError::SwapNotAllowed(_) => {
+                nash_board::PlayError::SwapNotAllowed(Move::SwapPieces)
+            }
+            e => e,
+        }),
+        mv => pos.apply_as(color, mv),
     }
 }
 

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use nash_board::sgf::GameRecord;
-use nash_board::{Cell, Color, Move, Position, WideBitboard};
+use nash_board::{Cell, Color, Move, Position, Symmetry, WideBitboard};
 use serde::Serialize;
 
 use crate::htp::Engine;
@@ -195,6 +195,18 @@ fn run(
         }
     }
     let limit = setup.time + setup.grace;
+    // The game is kept in the board-transform form of swap-pieces (the stone mirrored into a
+    // white one, Black to move), so each engine keeps its colour. The engines speak HTP, where
+    // swap-pieces keeps the stone and the players exchange colours: after a swap, the engines'
+    // view is this one with colours exchanged and cells mirrored in the long diagonal.
+    let mut swapped = false;
+    let to_engine = |swapped: bool, color: Color, mv: Move| -> (Color, Move) {
+        match mv {
+            Move::Cell(c) if swapped => (!color, Move::Cell(transpose(setup.size, c))),
+            mv if swapped => (!color, mv),
+            mv => (color, mv),
+        }
+    };
     loop {
         if let Some(winner) = pos.winner() {
             return Ok((winner, Reason::Connection));
@@ -204,7 +216,8 @@ fn run(
         let name = side.spec.name.clone();
         let engine = side.engine.as_mut().expect("a started engine");
         let asked = Instant::now();
-        let answer = match engine.ask(&format!("genmove {}", letter(mover)), Some(limit)) {
+        let (asked_as, _) = to_engine(swapped, mover, Move::Pass);
+        let answer = match engine.ask(&format!("genmove {}", letter(asked_as)), Some(limit)) {
             Ok(Ok(answer)) => answer,
             Ok(Err(msg)) => {
                 return Err(fault(mover, Reason::Crash, format!("{name} refused genmove: ? {msg}")))
@@ -220,7 +233,7 @@ fn run(
                 return Ok((!mover, Reason::Resignation));
             }
             // Passing is not Hex, and swap-sides would exchange the engines' colours.
-            Ok(mv @ (Move::Cell(_) | Move::SwapPieces)) => mv,
+            Ok(mv @ (Move::Cell(_) | Move::SwapPieces)) => to_engine(swapped, mover, mv).1,
             _ => {
                 let detail = format!("{name} answered genmove with {answer:?}");
                 return Err(fault(mover, Reason::Illegal, detail));
@@ -231,8 +244,16 @@ fn run(
         }
         moves.push((mover, mv));
         let other = !mover;
-        sides[other.index()].tell(other, &format!("play {} {mv}", letter(mover)))?;
+        let (color, told) = to_engine(swapped, mover, mv);
+        sides[other.index()].tell(other, &format!("play {} {told}", letter(color)))?;
+        swapped |= mv == Move::SwapPieces;
     }
+}
+
+/// A cell's mirror image in the long diagonal of the `size`×`size` board.
+fn transpose(size: usize, cell: Cell) -> Cell {
+    let board = Position::<WideBitboard>::square(size).expect("a valid size");
+    board.geometry().map_cell(Symmetry::Transpose, cell)
 }
 
 fn letter(c: Color) -> char {

@@ -68,6 +68,16 @@ fn rectangular_board() {
 fn swaps_and_passes() {
     check("(;SZ[5];B[b3];W[swap-pieces];B[a1])", "5x5 B[a1] W[c2] white to move");
     check("(;SZ[5];B[b3];W[swap-sides];W[a1])", "5x5 B[b3] W[a1] black to move");
+    // HexGui's and Benzene's swap-pieces keeps the stone and the swapper's colour moves
+    // again: the next move's colour tells it from the board-transform form.
+    check("(;SZ[5];B[b3];W[swap-pieces];W[a1])", "5x5 B[b3] W[a1] black to move");
+    check("(;FF[4]AP[HexGui:0.9]GM[11]SZ[5];B[b3];W[swap-pieces])", "5x5 B[b3] W[] white to move");
+    check("(;SZ[5];B[b3];W[swap-pieces])", "5x5 B[] W[c2] black to move");
+    let hexgui = sgf::parse("(;AP[HexGui:0.9]SZ[5];B[b3];W[swap-pieces];W[a1])").unwrap();
+    assert_eq!(hexgui.moves[1], (Color::White, Move::SwapSides));
+    // Nash's own records say which they mean.
+    let nash = sgf::parse("(;AP[Nash:0.1.0]SZ[5];B[b3];W[swap-pieces];W[a1])").unwrap();
+    assert_eq!(nash.moves[1], (Color::White, Move::SwapPieces));
     check("(;SZ[5];B[b3];W[pass];B[a1])", "5x5 B[a1,b3] W[] white to move");
     check("(;SZ[5];B[b3];W[];B[a1])", "5x5 B[a1,b3] W[] white to move");
     check(

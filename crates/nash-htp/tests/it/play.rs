@@ -161,8 +161,10 @@ fn a_lost_second_move_is_answered_by_swapping() {
         ("genmove w", "= swap-pieces"),
         (
             "showboard",
-            "= \n   a  b  c\n1  .  .  .  1\n 2  .  W  .  2\n  3  .  .  .  3\n     a  b  c\nblack to move",
+            "= \n   a  b  c\n1  .  .  .  1\n 2  .  B  .  2\n  3  .  .  .  3\n     a  b  c\nwhite to move",
         ),
+        // The stone stays black (the swapper now owns it) and the board still wins for Black.
+        ("dfpn-solve-state", "= black"),
         ("undo", "= "),
         ("param_game allow_swap 0", "= "),
         ("genmove w", "= b1"),

@@ -65,7 +65,9 @@ fn rectangular_boards_take_columns_then_rows() {
         ("play w c3", "? cell c3 is not on the 3x2 board"),
         ("play w d1", "? cell d1 is not on the 3x2 board"),
         ("showboard", "= \n   a  b  c\n1  .  .  .  1\n 2  .  .  B  2\n    a  b  c\nwhite to move"),
-        ("play b swap-pieces", "? swap-pieces needs a square board"),
+        // Benzene's swap keeps the stone, so it needs no square board.
+        ("play w swap-pieces", "= "),
+        ("showboard", "= \n   a  b  c\n1  .  .  .  1\n 2  .  .  B  2\n    a  b  c\nwhite to move"),
     ]);
 }
 
@@ -74,14 +76,15 @@ fn swaps_follow_the_hex_conventions() {
     check_session(&[
         ("boardsize 4", "= "),
         ("play b b3", "= "),
-        // swap-pieces: the black stone becomes a white stone on its transpose, Black to move.
+        // swap-pieces, as Benzene and HexGui mean it: the players exchange colours, the black
+        // stone stays and White moves next.
         ("play w swap-pieces", "= "),
         (
             "showboard",
-            "= \n   a  b  c  d\n1  .  .  .  .  1\n 2  .  .  W  .  2\n  3  .  .  .  .  3\n   4  .  .  .  .  4\n      a  b  c  d\nblack to move",
+            "= \n   a  b  c  d\n1  .  .  .  .  1\n 2  .  .  .  .  2\n  3  .  B  .  .  3\n   4  .  .  .  .  4\n      a  b  c  d\nwhite to move",
         ),
         ("undo", "= "),
-        // swap-sides: stones unchanged, White to move.
+        // swap-sides: the same.
         ("play b swap-sides", "= "),
         (
             "showboard",
