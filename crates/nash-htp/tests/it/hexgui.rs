@@ -83,3 +83,50 @@ fn issue_24_an_interrupt_with_nothing_running_changes_nothing() {
     assert_eq!(got, ["= ", "= ", "= black"]);
     assert_eq!(gfx, 0, "a solve of no time writes no progress");
 }
+
+const BOARD_5_C3_WHITE_TO_MOVE: &str = "= \n   a  b  c  d  e\n1  .  .  .  .  .  1\n 2  .  .  .  .  .  2\n  3  .  .  B  .  .  3\n   4  .  .  .  .  .  4\n    5  .  .  .  .  .  5\n       a  b  c  d  e\nwhite to move";
+
+#[test]
+fn issue_24_play_swap_move_keeps_the_stone_and_white_moves() {
+    // Game → Play Swap Move after Black's c3: HexGui keeps the black stone and White moves
+    // next, so the engine's board must show the same, and genmove white plays a white stone.
+    check_session(&[
+        ("boardsize 5 5", "= "),
+        ("play black c3", "= "),
+        ("showboard", BOARD_5_C3_WHITE_TO_MOVE),
+        ("play white swap-pieces", "= "),
+        ("showboard", BOARD_5_C3_WHITE_TO_MOVE),
+        // The centre of 5x5 wins for Black whoever moves: the swapper now owns it.
+        ("dfpn-solve-state white", "= black"),
+        ("undo", "= "),
+        ("showboard", BOARD_5_C3_WHITE_TO_MOVE),
+        ("play white swap-pieces", "= "),
+        ("play white a1", "= "),
+        ("final_score", "? cannot score: the game is not over"),
+    ]);
+    let got = crate::answers(&crate::transcript(
+        "boardsize 5 5\nplay black c3\nplay white swap-pieces\ngenmove white\nshowboard\n",
+    ));
+    assert!(got[4].ends_with("black to move"), "{}", got[4]);
+    assert_eq!(got[4].matches('W').count(), 1, "one white stone: {}", got[4]);
+    assert_eq!(got[4].matches('B').count(), 1, "the black stone stays: {}", got[4]);
+}
+
+#[test]
+fn issue_24_a_hexgui_record_with_a_swap_loads_as_hexgui_shows_it() {
+    let dir = std::env::temp_dir().join(format!("nash-htp-hexgui-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("swap.sgf");
+    std::fs::write(&file, "(;FF[4]AP[HexGui:0.9]GM[11]SZ[5];B[c3];W[swap-pieces];W[a1])").unwrap();
+    let path = file.display();
+    check_session(&[
+        (&format!("loadsgf {path}"), "= "),
+        (
+            "showboard",
+            "= \n   a  b  c  d  e\n1  W  .  .  .  .  1\n 2  .  .  .  .  .  2\n  3  .  .  B  .  .  3\n   4  .  .  .  .  .  4\n    5  .  .  .  .  .  5\n       a  b  c  d  e\nblack to move",
+        ),
+        (&format!("loadsgf {path} 3"), "= "),
+        ("showboard", BOARD_5_C3_WHITE_TO_MOVE),
+    ]);
+    let _ = std::fs::remove_dir_all(&dir);
+}
