@@ -16,7 +16,7 @@ use crate::clock::{Clock, TimeSettings};
 use crate::genmove::{decide, MoveSettings};
 use crate::limits::{self, CommandDeadline};
 use crate::protocol::{format_answer, parse_line, Command};
-use crate::{analysis, HtpError};
+use crate::{analysis, display, HtpError};
 
 /// Every command the engine knows, in the order `list_commands` gives them.
 pub const COMMANDS: &[&str] = &[
@@ -53,15 +53,29 @@ pub const COMMANDS: &[&str] = &[
     "inferior-reasons",
     "vc-build",
     "vc-get-mustplay",
+    "vc-between-cells",
+    "vc-between-cells-full",
+    "vc-between-cells-semi",
+    "dfpn-get-pv",
+    "eval-twod",
+    "eval-resist-cells",
+    "vc-h-scores",
+    "player-scores",
+    "player-search",
+    "gogui_analyze_commands",
 ];
 
 /// HexGui's analysis menu: `type/label/command`, where `%m` stands for the colour to move.
 const ANALYZE_COMMANDS: &str = "\
 param/Player Param/param_player
+param/MoHex Param/param_mohex
+param/Wolve Param/param_wolve
+param/Game Param/param_game
 param/DFPN Param/param_dfpn
 none/DFPN Clear TT/dfpn-clear-tt
 string/DFPN Solve State/dfpn-solve-state %m
 plist/DFPN Find Winning/dfpn-solver-find-winning %m
+var/DFPN Get PV/dfpn-get-pv %m
 string/DFS Solve State/dfs-solve-state %m
 inferior/Compute Inferior/compute-inferior %m
 inferior/Compute Fillin/compute-fillin %m
@@ -69,8 +83,19 @@ inferior/Compute Dead/compute-dead %m
 string/Inferior Reasons/inferior-reasons %m
 inferior/VC Build/vc-build %m
 inferior/VC Get Mustplay/vc-get-mustplay %m
+vc/VC Between Cells/vc-between-cells %c %P
+vc/VC Between Cells Full/vc-between-cells-full %c %P
+vc/VC Between Cells Semi/vc-between-cells-semi %c %P
+pspairs/Show TwoDistance/eval-twod %c
+pspairs/Show Cell Energy/eval-resist-cells %m
+pspairs/Show H-Scores/vc-h-scores %m
+pspairs/Player Scores/player-scores %m
+gfx/Player Search/player-search %m
 plist/All Legal Moves/all_legal_moves %m
 string/Final Score/final_score";
+
+/// The analysis types GoGui does not know (HexGui's own): left out of `gogui_analyze_commands`.
+const HEXGUI_ONLY_TYPES: &[&str] = &["inferior/", "vc/"];
 
 /// The size of one entry of Benzene's df-pn table, by which `param_dfpn tt_size` counts.
 const BENZENE_ENTRY_BYTES: usize = 128;
@@ -332,6 +357,12 @@ impl Engine {
             "param_player" => self.param_player(cmd),
             "param_mohex" | "param_wolve" | "param_game" => self.param_benzene(cmd),
             "hexgui-analyze_commands" => no_args(cmd).map(|()| ANALYZE_COMMANDS.to_owned()),
+            "gogui_analyze_commands" => no_args(cmd).map(|()| {
+                let gogui = ANALYZE_COMMANDS
+                    .lines()
+                    .filter(|l| !HEXGUI_ONLY_TYPES.iter().any(|t| l.starts_with(t)));
+                gogui.collect::<Vec<_>>().join("\n")
+            }),
             "param_dfpn" => self.param_dfpn(cmd),
             "dfpn-clear-tt" => {
                 no_args(cmd)?;
@@ -387,8 +418,100 @@ impl Engine {
                 let hsearch = self.params.config(SolverKind::Dfpn).knowledge.hsearch;
                 with_position!(&self.pos, p => analysis::mustplay(p, color, hsearch))
             }
+            "vc-between-cells" | "vc-between-cells-full" | "vc-between-cells-semi" => {
+                arity(cmd, 3, 3, "a colour and two cells")?;
+                let color = self.color_or_to_move(&args[0])?;
+                let kinds = match cmd.name.as_str() {
+                    "vc-between-cells-full" => display::Kinds::Full,
+                    "vc-between-cells-semi" => display::Kinds::Semi,
+                    _ => display::Kinds::Both,
+                };
+                let hsearch = self.params.config(SolverKind::Dfpn).knowledge.hsearch;
+                with_position!(&self.pos, p => {
+                    let x = display::cell_arg(p, &args[1])?;
+                    let y = display::cell_arg(p, &args[2])?;
+                    display::vc_between(p, color, x, y, kinds, hsearch)
+                })
+            }
+            "dfpn-get-pv" => {
+                arity(cmd, 0, 1, "an optional colour to move")?;
+                let color = match args.first() {
+                    Some(c) => c.parse::<Color>()?,
+                    None => with_position!(&self.pos, p => p.to_move()),
+                };
+                let mut cfg = self.solver_config(SolverKind::Dfpn);
+                let _deadline = CommandDeadline::arm(&mut cfg);
+                let line = match &self.pos {
+                    AnyPosition::Small(p) => {
+                        self.dfpn_wide.clear();
+                        let p = with_to_move(p, color);
+                        if p.winner().is_some() {
+                            Vec::new()
+                        } else {
+                            self.dfpn_small.principal_variation(&p, &cfg)
+                        }
+                    }
+                    AnyPosition::Wide(p) => {
+                        self.dfpn_small.clear();
+                        let p = with_to_move(p, color);
+                        if p.winner().is_some() {
+                            Vec::new()
+                        } else {
+                            self.dfpn_wide.principal_variation(&p, &cfg)
+                        }
+                    }
+                };
+                Ok(line.iter().map(|c| c.to_string()).collect::<Vec<_>>().join(" "))
+            }
+            "eval-twod" | "eval-resist-cells" | "vc-h-scores" => {
+                arity(cmd, 1, 1, "a colour")?;
+                let color = self.color_or_to_move(&args[0])?;
+                let what = match cmd.name.as_str() {
+                    "eval-twod" => display::CellValue::TwoDistance,
+                    "eval-resist-cells" => display::CellValue::Resistance,
+                    _ => display::CellValue::HScore,
+                };
+                let hsearch = self.params.config(SolverKind::Dfpn).knowledge.hsearch;
+                with_position!(&self.pos, p => display::cell_values(p, color, what, hsearch))
+            }
+            "player-scores" | "player-search" => {
+                let color = color_arg(cmd)?;
+                let choice = self.player_choice(color);
+                Ok(if cmd.name == "player-scores" {
+                    display::scores_text(choice.as_ref())
+                } else {
+                    display::search_gfx(choice.as_ref())
+                })
+            }
             _ => Err(HtpError::UnknownCommand),
         }
+    }
+
+    /// A colour argument; HexGui sends `empty` for `%c` when no colour is chosen, which means
+    /// the side to move.
+    fn color_or_to_move(&self, arg: &str) -> Result<Color, HtpError> {
+        if arg.eq_ignore_ascii_case("empty") {
+            return Ok(with_position!(&self.pos, p => p.to_move()));
+        }
+        Ok(arg.parse()?)
+    }
+
+    /// What the player sees for `color` to move, within the move's time (and nodes, playouts):
+    /// its choice, or `None` when the game is over. The position does not change.
+    fn player_choice(&mut self, color: Color) -> Option<nash_play::Choice> {
+        let mut pos = self.pos.clone();
+        with_position!(&mut pos, p => p.set_to_move(color));
+        if with_position!(&pos, p => p.winner()).is_some() {
+            return None;
+        }
+        let empty = with_position!(&pos, p => p.empty_cells().len());
+        let budget = MoveBudget {
+            time: self.move_time(color, empty),
+            nodes: self.play.max_nodes,
+            playouts: self.play.max_playouts,
+            cancel: self.stop.as_ref().map(|(c, _)| Arc::clone(c)),
+        };
+        Some(self.player.choose(&pos, &budget))
     }
 
     fn boardsize(&mut self, cmd: &Command) -> Result<String, HtpError> {

@@ -33,6 +33,9 @@ pub enum HtpError {
     /// A board size Nash does not support.
     #[error(transparent)]
     BoardSize(#[from] BoardSizeError),
+    /// An argument that is neither a cell nor an edge.
+    #[error("expected a cell or an edge, got {0:?}")]
+    NotACell(String),
     /// An argument that should be a number.
     #[error("invalid number {0:?}")]
     Number(String),

@@ -18,6 +18,7 @@
 
 mod analysis;
 pub mod clock;
+mod display;
 mod engine;
 mod error;
 pub mod genmove;

@@ -130,3 +130,62 @@ fn issue_24_a_hexgui_record_with_a_swap_loads_as_hexgui_shows_it() {
     ]);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn issue_24_the_analysis_displays_answer_in_hexgui_formats() {
+    check_session(&[
+        ("boardsize 4 4", "= "),
+        ("play black b3", "= "),
+        // vc: two cells chosen on the board, the colour from the dialog (`empty` when none).
+        (
+            "vc-between-cells b b3 d4",
+            "= \nblack b3 d4 semi hsearch [ c3 d3 c4 ] [ ] c3\nblack b3 d4 semi hsearch [ c3 b4 c4 ] [ ] c4",
+        ),
+        ("vc-between-cells-full empty b3 d4", "= "),
+        ("vc-between-cells b b3 e9", "? cell e9 is not on the 4x4 board"),
+        ("vc-between-cells b b3 pass", "? expected a cell or an edge, got \"pass\""),
+        // var: the loser's most stubborn defence, White first.
+        ("dfpn-get-pv w", "= a4 c3 b4 d3 c4 d4 a1 b2 b1 c1"),
+        // pspairs: a number on every empty cell.
+        ("eval-twod b", "= a1 6 b1 5 c1 4 d1 5 a2 5 b2 4 c2 4 d2 6 a3 5 c3 5 d3 6 a4 4 b4 4 c4 5 d4 6"),
+        ("param_player player alphabeta:depth=2", "= "),
+        (
+            "player-scores w",
+            "= b2 0.06 c2 0 b1 -0.35 d1 -0.58 c1 -0.66 b4 -0.71 a2 -0.84 a4 -0.85 a3 -0.92 c3 -1.60 d2 -1.62 c4 -1.67",
+        ),
+        ("showboard", "= \n   a  b  c  d\n1  .  .  .  .  1\n 2  .  .  .  .  2\n  3  .  B  .  .  3\n   4  .  .  .  .  4\n      a  b  c  d\nwhite to move"),
+    ]);
+}
+
+#[test]
+fn issue_24_every_analysis_entry_runs_as_hexgui_sends_it() {
+    let listing = crate::answers(&crate::transcript("hexgui-analyze_commands\n"))[0].clone();
+    let entries: Vec<&str> = listing.trim_start_matches("= ").lines().collect();
+    assert!(entries.len() >= 20, "{listing}");
+    let mut script =
+        String::from("boardsize 4 4\nplay black b3\nparam_player player alphabeta:depth=2\n");
+    for e in &entries {
+        let command = e.splitn(3, '/').nth(2).expect("type/label/command");
+        // As HexGui fills the wildcards: %m the colour to move, %c the dialog's, %P the cells chosen.
+        let command = command.replace("%m", "w").replace("%c", "b").replace("%P", "b3 d4");
+        script.push_str(&command);
+        script.push('\n');
+    }
+    let got = crate::answers(&crate::transcript(&script));
+    assert_eq!(got.len(), entries.len() + 3);
+    for (entry, answer) in entries.iter().zip(&got[3..]) {
+        let ok = answer.starts_with("= ") || entry.ends_with("final_score");
+        assert!(ok, "{entry}: {answer}");
+        let body = answer.trim_start_matches("= ");
+        match entry.split('/').next().unwrap() {
+            "pspairs" | "inferior" => {
+                assert_eq!(body.split_whitespace().count() % 2, 0, "{entry}: {answer}")
+            }
+            "gfx" => assert!(body.starts_with("INFLUENCE") && body.contains("\nTEXT "), "{answer}"),
+            _ => {}
+        }
+    }
+    // GoGui's listing leaves out the displays only HexGui draws.
+    let gogui = crate::answers(&crate::transcript("gogui_analyze_commands\n"))[0].clone();
+    assert!(!gogui.contains("inferior/") && !gogui.contains("vc/") && gogui.contains("var/"));
+}

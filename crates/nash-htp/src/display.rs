@@ -1,0 +1,184 @@
+//! The analysis commands for HexGui's richer displays: connections between two cells (`vc`),
+//! the proof's main line (`var`), a number on each cell (`pspairs`) and a player's search
+//! (`gfx`), each answering in the format HexGui parses for that display.
+
+use std::fmt::Write as _;
+
+use nash_board::{BitSet, Cell, Color, Position};
+use nash_play::eval::resistance::Circuit;
+use nash_play::eval::two_distance::TwoDistance;
+use nash_play::Choice;
+use nash_vc::{ConnectionKind, HSearchConfig, VcBuilder};
+
+use crate::engine::with_to_move;
+use crate::HtpError;
+
+/// Which connections `vc-between-cells` lists.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum Kinds {
+    Full,
+    Semi,
+    Both,
+}
+
+/// A cell argument: a cell of `pos`'s board, or an edge (`north`, `south`, `west`, `east`).
+pub(crate) fn cell_arg<B: BitSet>(pos: &Position<B>, arg: &str) -> Result<Cell, HtpError> {
+    let Ok(cell) = arg.parse::<Cell>() else {
+        return Err(HtpError::NotACell(arg.to_owned()));
+    };
+    let (cols, rows) = (pos.geometry().cols(), pos.geometry().rows());
+    if !cell.is_edge() && (cell.col() as usize >= cols || cell.row() as usize >= rows) {
+        return Err(nash_board::PlayError::OffBoard { cell, cols, rows }.into());
+    }
+    Ok(cell)
+}
+
+/// `vc-between-cells`: `color`'s connections between the groups or cells `x` and `y` (H-search
+/// with the solver's setting on the position as it is), one a line after an empty first line,
+/// as HexGui's `vc` display reads them: `COLOUR FROM TO full|semi SOURCE [ CARRIER ] [ ]`,
+/// a semi connection followed by its key. Full connections come first.
+pub(crate) fn vc_between<B: BitSet>(
+    pos: &Position<B>,
+    color: Color,
+    x: Cell,
+    y: Cell,
+    kinds: Kinds,
+    hsearch: HSearchConfig,
+) -> Result<String, HtpError> {
+    let mut vc = VcBuilder::new(hsearch);
+    vc.build(pos);
+    let name = if color == Color::Black { "black" } else { "white" };
+    let mut out = String::from("\n");
+    for c in vc.connections(color, x, y) {
+        let (kind, key) = match c.kind {
+            ConnectionKind::Full => ("full", None),
+            ConnectionKind::Semi { key } => ("semi", Some(key)),
+        };
+        let wanted = match kinds {
+            Kinds::Both => true,
+            Kinds::Full => key.is_none(),
+            Kinds::Semi => key.is_some(),
+        };
+        if !wanted {
+            continue;
+        }
+        let [a, b] = c.ends;
+        let _ = write!(out, "{name} {a} {b} {kind} hsearch [");
+        for cell in c.carrier.iter() {
+            let _ = write!(out, " {cell}");
+        }
+        let _ = write!(out, " ] [ ]");
+        if let Some(k) = key {
+            let _ = write!(out, " {k}");
+        }
+        out.push('\n');
+    }
+    Ok(out)
+}
+
+/// Which number `pspairs` commands put on each empty cell.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum CellValue {
+    /// `color`'s two-distance potential (Anshelevich 2000 s.4; `-` for none).
+    TwoDistance,
+    /// Each cell's share of both resistance circuits' power (Anshelevich 2000 s.3), with
+    /// `color` to move.
+    Resistance,
+    /// `color`'s H-score (Chen 2025 s.5.7).
+    HScore,
+}
+
+/// A `pspairs` answer: ` CELL VALUE` pairs on one line, one per empty cell.
+pub(crate) fn cell_values<B: BitSet>(
+    pos: &Position<B>,
+    color: Color,
+    what: CellValue,
+    hsearch: HSearchConfig,
+) -> Result<String, HtpError> {
+    let p = with_to_move(pos, color);
+    let mut out = String::new();
+    match what {
+        CellValue::TwoDistance => {
+            let mut td = TwoDistance::<B>::default();
+            td.distance(&p, color);
+            let far = (p.empty_cells().len() + 2) as u32;
+            for cell in p.empty_cells().iter() {
+                match td.potential(color, cell) {
+                    v if v >= far => {
+                        let _ = write!(out, " {cell} -");
+                    }
+                    v => {
+                        let _ = write!(out, " {cell} {v}");
+                    }
+                }
+            }
+        }
+        CellValue::Resistance => {
+            let mut circuit = Circuit::<B>::new(false);
+            let mut scores = Vec::new();
+            circuit.move_scores(&p, &mut scores);
+            for (cell, v) in scores {
+                let _ = write!(out, " {cell} {v:.2}");
+            }
+        }
+        CellValue::HScore => {
+            let mut vc = VcBuilder::new(hsearch);
+            vc.build(&p);
+            for cell in p.empty_cells().iter() {
+                let _ = write!(out, " {cell} {:.1}", vc.h_score(color, cell));
+            }
+        }
+    }
+    Ok(out.trim_start().to_owned())
+}
+
+/// `player-scores`: the player's score of each root move it looked at (`pspairs`), in its own
+/// scale (visits and win rates, alpha-beta values, evaluations).
+pub(crate) fn scores_text(choice: Option<&Choice>) -> String {
+    let Some(c) = choice else { return String::new() };
+    let mut out = String::new();
+    for (cell, v) in &c.scores {
+        let _ = write!(out, " {cell} {}", short(*v));
+    }
+    out.trim_start().to_owned()
+}
+
+/// `player-search`: the player's search as HexGui's `gfx` display reads it: `INFLUENCE` (each
+/// scored move's score scaled to 0..1, best 1) and `TEXT` (the move, value, line, depth, nodes
+/// and time).
+pub(crate) fn search_gfx(choice: Option<&Choice>) -> String {
+    let Some(c) = choice else { return "TEXT the game is over".to_owned() };
+    let mut out = String::from("INFLUENCE");
+    let (lo, hi) = c
+        .scores
+        .iter()
+        .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), &(_, v)| (lo.min(v), hi.max(v)));
+    for (cell, v) in &c.scores {
+        let x = if hi > lo { (v - lo) / (hi - lo) } else { 1.0 };
+        let _ = write!(out, " {cell} {x:.2}");
+    }
+    let _ = write!(out, "\nTEXT move {}", c.mv);
+    if let Some(v) = c.value {
+        let _ = write!(out, " value {}", short(v));
+    }
+    if !c.pv.is_empty() {
+        out.push_str(" line");
+        for cell in &c.pv {
+            let _ = write!(out, " {cell}");
+        }
+    }
+    let _ =
+        write!(out, " depth {} nodes {} time {:.2}s", c.depth, c.nodes, c.elapsed.as_secs_f64());
+    out
+}
+
+/// A score in few characters, for a cell label.
+fn short(v: f64) -> String {
+    // No "-0" on the board.
+    let v = if v.abs() < 0.005 { 0.0 } else { v };
+    if v.fract() == 0.0 || v.abs() >= 100.0 {
+        format!("{v:.0}")
+    } else {
+        format!("{v:.2}")
+    }
+}
