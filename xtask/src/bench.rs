@@ -1,5 +1,5 @@
-//! `cargo xtask bench <area>`: criterion benchmarks per crate, the solving tables and the
-//! players' speed.
+//! `cargo xtask bench <area>`: criterion benchmarks per crate, the solving tables, the
+//! players' speed, and the solver side by side with a reference engine.
 
 use std::process::Command;
 
@@ -8,6 +8,7 @@ use clap::Subcommand;
 
 mod play;
 mod solve;
+mod vs_ref;
 
 /// Arguments of `cargo xtask bench`.
 #[derive(Debug, clap::Args)]
@@ -29,6 +30,8 @@ enum Area {
     Solve(solve::Args),
     /// The players' speed: nodes per second and depth reached per move.
     Play(play::Args),
+    /// Nash's df-pn against another HTP engine's (MoHex), the same positions in one run.
+    VsRef(vs_ref::Args),
 }
 
 /// Arguments passed on to criterion.
@@ -46,6 +49,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         Area::Vc(c) => ("nash-vc", c.rest),
         Area::Solve(a) => return solve::run(a),
         Area::Play(a) => return play::run(a),
+        Area::VsRef(a) => return vs_ref::run(a),
     };
     let status = Command::new(env!("CARGO"))
         .args(["bench", "-p", package, "--"])

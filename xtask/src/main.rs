@@ -97,6 +97,10 @@ mod tests {
             &["experiment", "table1", "--time-limit", "0"][..],
             &["experiment", "table9"][..],
             &["regress-tst", "x.tst", "--timeout=-1"][..],
+            &["bench", "vs-ref"][..],
+            &["bench", "vs-ref", "--engine", "mohex", "--sets", "9x9"][..],
+            &["bench", "vs-ref", "--engine", "mohex", "--threads", "0"][..],
+            &["bench", "vs-ref", "--engine", "mohex", "--time-limit", "NaN"][..],
         ] {
             let argv = std::iter::once("xtask").chain(args.iter().copied());
             assert!(Cli::try_parse_from(argv).is_err(), "{args:?} accepted");
@@ -105,6 +109,7 @@ mod tests {
             &["regress", "--size", "5", "--knowledge", "fill"][..],
             &["bench", "solve", "--only", "7x7", "--threads", "1,2", "--one-by-one"][..],
             &["bench", "board", "--", "--save-baseline", "x"][..],
+            &["bench", "vs-ref", "--engine", "mohex --quiet", "--sets", "7x7,8x8-openings"][..],
         ] {
             let argv = std::iter::once("xtask").chain(args.iter().copied());
             assert!(Cli::try_parse_from(argv).is_ok(), "{args:?} refused");

@@ -1,0 +1,319 @@
+//! `cargo xtask bench vs-ref`: Nash's df-pn against another engine's, side by side in one run.
+//!
+//! Both engines are HTP processes started once and asked the same questions: for each position
+//! `boardsize`, `clear_board`, the moves, `dfpn-clear-tt` (every solve starts from an empty
+//! table), then a timed `dfpn-solve-state COLOUR`. Which engine goes first alternates from one
+//! position to the next, so neither always runs on a machine warmed (or loaded) by the other.
+//! Every answer is checked against the known value: a wrong winner stops the run.
+//! Results are appended to a JSON-lines file as each position ends; a rerun with the same
+//! settings skips what is already there, so a long run (the 8x8 openings) survives interruption.
+
+use std::collections::HashMap;
+use std::fs::{File, OpenOptions};
+use std::io::{BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use anyhow::{bail, Context};
+use nash_board::{Color, Position};
+use serde::{Deserialize, Serialize};
+
+use crate::htp::{build_nash, Engine};
+use crate::regress::{openings, Case};
+
+/// Arguments of `cargo xtask bench vs-ref`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// The reference engine's command line (split at spaces), e.g. MoHex with
+    /// `--use-logfile=0 --quiet`.
+    #[arg(long, value_name = "COMMAND")]
+    engine: String,
+    /// The `nash` binary (default: `cargo build --release -p nash-cli`).
+    #[arg(long)]
+    nash: Option<PathBuf>,
+    /// Position sets, in order (comma-separated): `7x7` (the 49 one-move openings), `8x8` (the
+    /// empty board), `8x8-openings` (the 64 one-move openings).
+    #[arg(long, value_delimiter = ',', default_values_t = [Set::Seven, Set::Eight])]
+    sets: Vec<Set>,
+    /// Only these positions (opening cells, `-` for an empty board), space- or comma-separated.
+    #[arg(long, value_delimiter = ',')]
+    only: Vec<String>,
+    /// Solver threads, the same for both engines (`param_dfpn threads N`).
+    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u16).range(1..=256))]
+    threads: u16,
+    /// Seconds each engine may spend on one position (`param_dfpn timelimit S`); an engine that
+    /// has not answered 30 seconds later is stopped.
+    #[arg(long, default_value = "600", value_parser = crate::parse_seconds)]
+    time_limit: Duration,
+    /// The results file (JSON lines), appended as positions end and reused by a rerun.
+    #[arg(long, default_value = "target/bench-vs-ref/results.jsonl")]
+    out: PathBuf,
+}
+
+/// A set of positions with known values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum Set {
+    /// The 49 one-move 7x7 openings.
+    #[value(name = "7x7")]
+    Seven,
+    /// The empty 8x8 board.
+    #[value(name = "8x8")]
+    Eight,
+    /// The 64 one-move 8x8 openings.
+    #[value(name = "8x8-openings")]
+    EightOpenings,
+}
+
+impl std::fmt::Display for Set {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Set::Seven => "7x7",
+            Set::Eight => "8x8",
+            Set::EightOpenings => "8x8-openings",
+        })
+    }
+}
+
+impl Set {
+    fn cases(self) -> anyhow::Result<Vec<Case>> {
+        Ok(match self {
+            Set::Seven => openings(7)?,
+            Set::EightOpenings => openings(8)?,
+            // First player wins every empty n×n board.
+            Set::Eight => vec![Case {
+                label: "-".into(),
+                pos: Position::square(8)?,
+                winner: Color::Black,
+                winning: None,
+            }],
+        })
+    }
+}
+
+/// One engine's answer on one position.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+struct Solve {
+    /// `black`, `white`, or `unknown` (stopped by the time limit).
+    winner: String,
+    seconds: f64,
+}
+
+/// One line of the results file.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+struct Record {
+    set: String,
+    position: String,
+    threads: u16,
+    time_limit: f64,
+    engine: String,
+    nash: Solve,
+    reference: Solve,
+}
+
+/// What makes two records the same measurement: the position and the settings.
+type Key = (String, String, u16, u64, String);
+
+impl Record {
+    fn key(&self) -> Key {
+        (
+            self.set.clone(),
+            self.position.clone(),
+            self.threads,
+            self.time_limit.to_bits(),
+            self.engine.clone(),
+        )
+    }
+}
+
+/// The records already in `path` (a line cut short by an interruption is dropped).
+fn load(path: &Path) -> anyhow::Result<HashMap<Key, Record>> {
+    let mut out = HashMap::new();
+    let Ok(file) = File::open(path) else { return Ok(out) };
+    for line in BufReader::new(file).lines() {
+        let line = line.with_context(|| format!("cannot read {}", path.display()))?;
+        if let Ok(r) = serde_json::from_str::<Record>(&line) {
+            out.insert(r.key(), r);
+        }
+    }
+    Ok(out)
+}
+
+/// A started engine and what its answers are checked against.
+struct Side {
+    engine: Engine,
+    name: &'static str,
+}
+
+impl Side {
+    fn start(name: &'static str, program: &Path, args: &[String]) -> anyhow::Result<Side> {
+        let engine = Engine::start(program, args, Path::new("."), false)?;
+        Ok(Side { engine, name })
+    }
+
+    fn must(&mut self, command: &str) -> anyhow::Result<String> {
+        match self.engine.ask(command, Some(Duration::from_secs(60)))? {
+            Ok(a) => Ok(a),
+            Err(e) => bail!("{} refused {command:?}: {e}", self.name),
+        }
+    }
+
+    /// Sets up `case` with an empty table, then times the solve.
+    fn solve(&mut self, case: &Case, limit: Duration) -> anyhow::Result<Solve> {
+        let n = case.pos.cols();
+        let m = case.pos.rows();
+        self.must(&format!("boardsize {n} {m}"))?;
+        self.must("clear_board")?;
+        for (color, mv) in case.pos.history() {
+            self.must(&format!("play {color} {mv}"))?;
+        }
+        self.must("dfpn-clear-tt")?;
+        let to_move = case.pos.to_move();
+        let started = Instant::now();
+        let answer = self
+            .engine
+            .ask(&format!("dfpn-solve-state {to_move}"), Some(limit + Duration::from_secs(30)))
+            .with_context(|| format!("{} on {}", self.name, case.label))?;
+        let seconds = started.elapsed().as_secs_f64();
+        let winner = match answer {
+            Ok(a) => match a.to_ascii_lowercase().as_str() {
+                "black" | "b" => "black",
+                "white" | "w" => "white",
+                _ => "unknown",
+            },
+            Err(e) => bail!("{} refused dfpn-solve-state on {}: {e}", self.name, case.label),
+        };
+        Ok(Solve { winner: winner.into(), seconds })
+    }
+}
+
+fn median(v: &mut [f64]) -> f64 {
+    if v.is_empty() {
+        return 0.0;
+    }
+    v.sort_by(f64::total_cmp);
+    v[v.len() / 2]
+}
+
+pub fn run(args: Args) -> anyhow::Result<()> {
+    let nash = match &args.nash {
+        Some(p) => p.clone(),
+        None => build_nash()?,
+    };
+    let words: Vec<String> = args.engine.split_whitespace().map(str::to_owned).collect();
+    let Some((program, rest)) = words.split_first() else {
+        bail!("invalid value {:?} for --engine: empty command", args.engine);
+    };
+    let only: Vec<String> = args
+        .only
+        .iter()
+        .flat_map(|s| s.split_whitespace())
+        .map(|s| s.to_ascii_lowercase())
+        .collect();
+    let mut sides = [
+        Side::start("nash", &nash, &["htp".into()])?,
+        Side::start("reference", Path::new(program), rest)?,
+    ];
+    let limit = args.time_limit;
+    for s in &mut sides {
+        s.must(&format!("param_dfpn threads {}", args.threads))?;
+        s.must(&format!("param_dfpn timelimit {}", limit.as_secs_f64()))?;
+    }
+    if let Some(dir) = args.out.parent() {
+        std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    }
+    let done = load(&args.out)?;
+    let mut file = OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(&args.out)
+        .with_context(|| format!("cannot open {}", args.out.display()))?;
+    println!(
+        "nash {} against {}, {} threads each, at most {:.0}s a position; results in {}",
+        nash.display(),
+        args.engine,
+        args.threads,
+        limit.as_secs_f64(),
+        args.out.display()
+    );
+    let mut index = 0usize;
+    for set in &args.sets {
+        let cases: Vec<Case> = set
+            .cases()?
+            .into_iter()
+            .filter(|c| only.is_empty() || only.contains(&c.label))
+            .collect();
+        if cases.is_empty() {
+            continue;
+        }
+        println!("{set}: {} positions", cases.len());
+        println!(
+            "  {:<8} {:<6} {:>16} {:>16} {:>8}",
+            "position", "value", "nash", "reference", "ratio"
+        );
+        let (mut total_n, mut total_r, mut ratios) = (0.0, 0.0, Vec::new());
+        let (mut open_n, mut open_r) = (0, 0);
+        for case in &cases {
+            let record = Record {
+                set: set.to_string(),
+                position: case.label.clone(),
+                threads: args.threads,
+                time_limit: limit.as_secs_f64(),
+                engine: args.engine.clone(),
+                nash: Solve { winner: String::new(), seconds: 0.0 },
+                reference: Solve { winner: String::new(), seconds: 0.0 },
+            };
+            let record = match done.get(&record.key()) {
+                Some(r) => r.clone(),
+                None => {
+                    // Alternate which engine solves first.
+                    let order = if index % 2 == 0 { [0, 1] } else { [1, 0] };
+                    let mut got = [None, None];
+                    for i in order {
+                        got[i] = Some(sides[i].solve(case, limit)?);
+                    }
+                    let [n, r] = got.map(|g| g.expect("both solved"));
+                    let r = Record { nash: n, reference: r, ..record };
+                    writeln!(file, "{}", serde_json::to_string(&r)?)?;
+                    file.flush()?;
+                    r
+                }
+            };
+            index += 1;
+            let known = case.winner.to_string();
+            for (name, s) in [("nash", &record.nash), ("the reference", &record.reference)] {
+                if s.winner != "unknown" && s.winner != known {
+                    bail!(
+                        "{name} says {} wins {} on {set}; the known winner is {known}",
+                        s.winner,
+                        case.label
+                    );
+                }
+            }
+            let show = |s: &Solve| {
+                let mark = if s.winner == "unknown" { " (open)" } else { "" };
+                format!("{:.2}s{mark}", s.seconds)
+            };
+            let ratio = record.nash.seconds / record.reference.seconds.max(1e-3);
+            println!(
+                "  {:<8} {:<6} {:>16} {:>16} {:>8.2}",
+                case.label,
+                known,
+                show(&record.nash),
+                show(&record.reference),
+                ratio
+            );
+            total_n += record.nash.seconds;
+            total_r += record.reference.seconds;
+            open_n += usize::from(record.nash.winner == "unknown");
+            open_r += usize::from(record.reference.winner == "unknown");
+            ratios.push(ratio);
+        }
+        println!(
+            "  total: nash {total_n:.1}s ({open_n} open), reference {total_r:.1}s ({open_r} open); \
+             nash/reference {:.2} (median per position {:.2})",
+            total_n / total_r.max(1e-3),
+            median(&mut ratios)
+        );
+    }
+    Ok(())
+}
