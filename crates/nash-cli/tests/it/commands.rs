@@ -203,7 +203,7 @@ fn genmove_reports_the_move_and_who_chose_it() {
     assert_eq!(v["proven_winner"], "black");
     let v = json(&["genmove", "b2", "--size", "3", "--no-swap", "--json"]);
     assert_eq!((v["by"].as_str(), v["proven_winner"].as_str()), (Some("player"), Some("black")));
-    assert_eq!(v["player"], "vc-greedy");
+    assert!(v["player"].as_str().is_some_and(|p| p.starts_with("best:")), "{v}");
     // The player alone, reproducibly from its seed.
     let args = [
         "genmove",
@@ -229,10 +229,7 @@ fn genmove_reports_the_move_and_who_chose_it() {
     // The plain form names the move and the player.
     let (code, stdout, _) = nash(&["genmove", "a1", "--size", "3", "--solve-time", "0"]);
     assert_eq!(code, 0);
-    assert!(
-        stdout.contains("white to move: ") && stdout.contains("by player (vc-greedy)"),
-        "{stdout}"
-    );
+    assert!(stdout.contains("white to move: ") && stdout.contains("by player (best:"), "{stdout}");
 }
 
 #[test]

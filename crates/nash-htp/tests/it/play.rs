@@ -17,7 +17,7 @@ fn transcript_with(spec: &str, input: &str) -> Vec<String> {
     answers(&String::from_utf8(out).unwrap())
 }
 
-const DEFAULT_LISTING: &str = "= \n[string] player vc-greedy\n[string] max_time 0\n[string] max_nodes 0\n[string] max_playouts 0\n[string] solve_time 1\n[bool] allow_swap 1";
+const DEFAULT_LISTING: &str = "= \n[string] player best\n[string] max_time 0\n[string] max_nodes 0\n[string] max_playouts 0\n[string] solve_time 1\n[bool] allow_swap 1";
 
 #[test]
 fn param_player_lists_and_sets_its_settings() {
@@ -102,7 +102,7 @@ fn benzene_names_set_the_same_settings() {
         ("param_game", "= \n[bool] allow_swap 0"),
         (
             "param_player",
-            "= \n[string] player vc-greedy\n[string] max_time 3\n[string] max_nodes 0\n[string] max_playouts 500\n[string] solve_time 1\n[bool] allow_swap 0",
+            "= \n[string] player best\n[string] max_time 3\n[string] max_nodes 0\n[string] max_playouts 500\n[string] solve_time 1\n[bool] allow_swap 0",
         ),
         ("param_dfpn tt_size 2097152", "= "),
         ("param_dfpn", "= \n[string] parallel auto\n[string] threads 2\n[string] timelimit 0\n[string] tt_mib 256\n[bool] use_guifx 0"),
