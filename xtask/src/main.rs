@@ -6,6 +6,7 @@ use clap::{Parser, Subcommand};
 
 mod bench;
 mod experiment;
+mod hexgui;
 mod htp;
 mod regress;
 mod regress_tst;
@@ -35,6 +36,9 @@ enum Task {
     Experiment(experiment::Args),
     /// Play HTP engines against each other: Nash's players, MoHex, Wolve, any HTP engine.
     Tournament(tournament::Args),
+    /// A HexGui session with `nash htp` attached on a virtual display, driven by xdotool,
+    /// with screenshots in target/hexgui (installs Xvfb, xdotool and ImageMagick with apt).
+    Hexgui(hexgui::Args),
     /// Serve HTP with Nash's engine, as `nash htp` does (tests of the tournament play it
     /// without building the `nash` binary).
     #[command(hide = true)]
@@ -66,6 +70,7 @@ fn main() -> anyhow::Result<()> {
         Task::VerifyPatterns(a) => verify_patterns::run(a),
         Task::Experiment(a) => experiment::run(a),
         Task::Tournament(a) => tournament::run(a),
+        Task::Hexgui(a) => hexgui::run(a),
         Task::Htp(a) => {
             let mut engine = nash_htp::Engine::with_player(&a.player)?;
             let stdin = std::io::BufReader::new(std::io::stdin());

@@ -1,0 +1,363 @@
+//! `cargo xtask hexgui`: a real HexGui window with `nash htp` attached, on a virtual X display,
+//! driven by xdotool: a 9x9 game record with a HexGui swap is loaded, a cell is clicked,
+//! genmove, the inferior-cell hint, a solve stopped with Stop, and a move back and forth.
+//! Screenshots go to `target/hexgui/`. It fails when HexGui's log shows an error answer or a
+//! disconnect, or when a `showboard` answer differs from the position the commands HexGui sent
+//! make (replayed with nash-board, HTP's swap being Benzene's).
+
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use anyhow::{bail, Context};
+use nash_board::{Color, Move, Position, WideBitboard};
+
+/// Arguments of `cargo xtask hexgui`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// The `nash` binary to attach; by default `cargo build --release -p nash-cli` builds it.
+    #[arg(long)]
+    nash: Option<PathBuf>,
+    /// The HexGui jar.
+    #[arg(long, default_value = "../shared/ref/hexgui.jar")]
+    jar: PathBuf,
+    /// The X display number Xvfb serves.
+    #[arg(long, default_value_t = 77)]
+    display: u32,
+    /// Where the screenshots and HexGui's log go.
+    #[arg(long, default_value = "target/hexgui")]
+    out: PathBuf,
+}
+
+/// The record HexGui opens: 9x9, Black's e5 answered by HexGui's swap (the stone stays, White
+/// moves again), then d6 and c7.
+const GAME: &str = "(;FF[4]AP[HexGui:0.9]GM[11]SZ[9];B[e5];W[swap-pieces];W[d6];B[c7])\n";
+
+/// Toolbar buttons of HexGui 0.9's window on a fresh 1280x1024 screen (x, y in pixels).
+const BACK: (u32, u32) = (296, 66);
+const FORWARD: (u32, u32) = (330, 66);
+const GENMOVE: (u32, u32) = (563, 66);
+const STOP: (u32, u32) = (598, 66);
+const HINT: (u32, u32) = (689, 66);
+const SOLVE: (u32, u32) = (723, 66);
+
+/// The centre of a cell (column, row from 0) of the 9x9 board in that window.
+fn cell_xy(col: u32, row: u32) -> (u32, u32) {
+    let x = 133.0 + 37.9 * f64::from(col) + 19.0 * f64::from(row);
+    let y = 200.6 + 33.0 * f64::from(row);
+    (x.round() as u32, y.round() as u32)
+}
+
+/// A process that is killed when dropped.
+struct Killed(Child);
+
+impl Drop for Killed {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+pub fn run(args: Args) -> anyhow::Result<()> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("xtask is in the workspace");
+    install_tools()?;
+    let nash = match args.nash {
+        Some(p) => {
+            std::fs::canonicalize(&p).with_context(|| format!("no nash at {}", p.display()))?
+        }
+        None => crate::htp::build_nash()?,
+    };
+    let jar = root.join(&args.jar);
+    if !jar.is_file() {
+        bail!("no HexGui jar at {}", jar.display());
+    }
+    let out = root.join(&args.out);
+    std::fs::create_dir_all(out.join("home"))?;
+    let game = out.join("game.sgf");
+    std::fs::write(&game, GAME)?;
+    let display = format!(":{}", args.display);
+
+    let _xvfb = Killed(
+        Command::new("Xvfb")
+            .args([display.as_str(), "-screen", "0", "1280x1024x24"])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .context("cannot start Xvfb")?,
+    );
+    std::thread::sleep(Duration::from_secs(2));
+    let log_path = out.join("hexgui.log");
+    let log_file = std::fs::File::create(&log_path)?;
+    let program = format!("{} htp", nash.display());
+    let _hexgui = Killed(
+        Command::new("java")
+            .arg("-jar")
+            .arg(&jar)
+            .arg("-program")
+            .arg(&program)
+            .arg(&game)
+            .env("DISPLAY", &display)
+            // A fresh home: HexGui keeps its preferences (board size, window) there.
+            .env("HOME", out.join("home"))
+            .stdout(log_file.try_clone()?)
+            .stderr(log_file)
+            .spawn()
+            .context("cannot start java")?,
+    );
+    let session = Session { display, log: log_path, out: out.clone() };
+
+    session.wait_for("white to move'", 1, Duration::from_secs(60))?;
+    session.shot("01-connected")?;
+    // White clicks f4; then Generate Computer Move answers for Black.
+    session.click(cell_xy(5, 3))?;
+    session.wait_for("sending 'play white f4'", 1, Duration::from_secs(10))?;
+    session.click(GENMOVE)?;
+    session.wait_answer("genmove black", Duration::from_secs(60))?;
+    session.shot("02-genmove")?;
+    // The hint button: vc-build, drawn as inferior cells.
+    session.click(HINT)?;
+    session.wait_answer("vc-build", Duration::from_secs(60))?;
+    session.shot("03-hint")?;
+    // Solve, with progress, then Stop.
+    session.click(SOLVE)?;
+    session.wait_for("sending 'dfpn-solve-state", 1, Duration::from_secs(10))?;
+    std::thread::sleep(Duration::from_secs(4));
+    session.shot("04-solving")?;
+    session.click(STOP)?;
+    session.wait_answer("dfpn-solve-state", Duration::from_secs(20))?;
+    session.shot("05-stopped")?;
+    // Back one move and forward again: undo, showboard, play, showboard.
+    session.click(BACK)?;
+    session.click(FORWARD)?;
+    session.wait_for("sending 'showboard'", 4, Duration::from_secs(10))?;
+    std::thread::sleep(Duration::from_secs(1));
+    session.shot("06-end")?;
+
+    let log = std::fs::read_to_string(&session.log)?;
+    let problems = check_log(&log);
+    for p in &problems {
+        eprintln!("{p}");
+    }
+    println!("screenshots and HexGui's log in {}", out.display());
+    if !problems.is_empty() {
+        bail!("{} problem(s) in HexGui's log", problems.len());
+    }
+    if !log.contains("success: 'empty'") {
+        bail!("the stopped solve did not answer empty");
+    }
+    Ok(())
+}
+
+/// Installs Xvfb, xdotool and ImageMagick's `import` with apt when one is missing.
+fn install_tools() -> anyhow::Result<()> {
+    let missing: Vec<&str> = [("Xvfb", "xvfb"), ("xdotool", "xdotool"), ("import", "imagemagick")]
+        .into_iter()
+        .filter(|(bin, _)| {
+            Command::new("sh")
+                .args(["-c", &format!("command -v {bin}")])
+                .output()
+                .map_or(true, |o| !o.status.success())
+        })
+        .map(|(_, pkg)| pkg)
+        .collect();
+    if missing.is_empty() {
+        return Ok(());
+    }
+    println!("installing {}", missing.join(" "));
+    let ok = Command::new("apt-get")
+        .args(["install", "-y", "-qq", "--no-install-recommends"])
+        .args(&missing)
+        .env("DEBIAN_FRONTEND", "noninteractive")
+        .status()
+        .is_ok_and(|s| s.success());
+    if !ok {
+        bail!("cannot install {} (apt-get install as root)", missing.join(" "));
+    }
+    Ok(())
+}
+
+struct Session {
+    display: String,
+    log: PathBuf,
+    out: PathBuf,
+}
+
+impl Session {
+    fn xdotool(&self, args: &[&str]) -> anyhow::Result<()> {
+        let status = Command::new("xdotool").args(args).env("DISPLAY", &self.display).status()?;
+        if !status.success() {
+            bail!("xdotool {} failed", args.join(" "));
+        }
+        Ok(())
+    }
+
+    fn click(&self, (x, y): (u32, u32)) -> anyhow::Result<()> {
+        self.xdotool(&["mousemove", &x.to_string(), &y.to_string(), "click", "1"])?;
+        std::thread::sleep(Duration::from_millis(500));
+        Ok(())
+    }
+
+    fn shot(&self, name: &str) -> anyhow::Result<()> {
+        let file = self.out.join(format!("{name}.png"));
+        let status = Command::new("import")
+            .args(["-window", "root", "-crop", "870x600+0+0"])
+            .arg(&file)
+            .env("DISPLAY", &self.display)
+            .status()?;
+        if !status.success() {
+            bail!("screenshot {name} failed");
+        }
+        Ok(())
+    }
+
+    /// Waits until `text` occurs `times` times in HexGui's log.
+    fn wait_for(&self, text: &str, times: usize, limit: Duration) -> anyhow::Result<()> {
+        let start = Instant::now();
+        loop {
+            let log = std::fs::read_to_string(&self.log).unwrap_or_default();
+            if log.matches(text).count() >= times {
+                return Ok(());
+            }
+            if start.elapsed() > limit {
+                bail!("HexGui's log has no {text:?} after {limit:?}");
+            }
+            std::thread::sleep(Duration::from_millis(200));
+        }
+    }
+
+    /// Waits until the command starting with `command` has been answered.
+    fn wait_answer(&self, command: &str, limit: Duration) -> anyhow::Result<()> {
+        let start = Instant::now();
+        loop {
+            let log = std::fs::read_to_string(&self.log).unwrap_or_default();
+            if let Some(at) = log.rfind(&format!("sending '{command}")) {
+                if log[at..].contains("controller: done waiting")
+                    && log[at..].contains("controller: ")
+                {
+                    let rest = &log[at..];
+                    if rest.contains("success:") || rest.contains("error:") {
+                        std::thread::sleep(Duration::from_millis(500));
+                        return Ok(());
+                    }
+                }
+            }
+            if start.elapsed() > limit {
+                bail!("no answer to {command:?} in HexGui's log after {limit:?}");
+            }
+            std::thread::sleep(Duration::from_millis(200));
+        }
+    }
+}
+
+/// The problems HexGui's log shows: error answers, disconnects, and `showboard` answers that
+/// differ from the position the commands sent before them make.
+fn check_log(log: &str) -> Vec<String> {
+    let mut problems = Vec::new();
+    for bad in ["controller: error:", "Caught error", "Disconnected", "controller: invalid"] {
+        for line in log.lines().filter(|l| l.contains(bad)) {
+            problems.push(format!("HexGui: {line}"));
+        }
+    }
+    let mut pos: Option<Position<WideBitboard>> = None;
+    let mut last: Option<String> = None;
+    // Each command sent, then its answer: `controller: sending 'CMD'` ... `success: 'TEXT'`.
+    let mut rest = log;
+    while let Some(at) = rest.find("controller: sending '") {
+        rest = &rest[at + "controller: sending '".len()..];
+        let Some(end) = rest.find('\'') else { break };
+        let command = rest[..end].trim().to_owned();
+        let Some(ok) = rest.find("controller: success: '") else { break };
+        let next = rest.find("controller: sending '").unwrap_or(rest.len());
+        let answer = if ok < next {
+            let body = &rest[ok + "controller: success: '".len()..];
+            Some(body[..body.find('\'').unwrap_or(body.len())].to_owned())
+        } else {
+            None
+        };
+        let words: Vec<&str> = command.split_whitespace().collect();
+        match (words.as_slice(), &answer) {
+            (["boardsize", c, r], Some(_)) => {
+                pos =
+                    c.parse().ok().zip(r.parse().ok()).and_then(|(c, r)| Position::new(c, r).ok());
+            }
+            (["play", color, mv], Some(_)) => apply(&mut pos, color, mv, &mut problems),
+            (["genmove", color], Some(mv)) => apply(&mut pos, color, mv.trim(), &mut problems),
+            (["undo"], Some(_)) => {
+                if let Some(p) = pos.as_mut() {
+                    p.undo();
+                }
+            }
+            (["showboard"], Some(board)) => {
+                if let Some(p) = &pos {
+                    let want = p.to_string();
+                    let norm = |s: &str| s.split_whitespace().collect::<Vec<_>>().join(" ");
+                    if norm(board) != norm(&want) {
+                        problems.push(format!(
+                            "showboard after {last:?} differs from the commands' position:\n{board}\nexpected:\n{want}"
+                        ));
+                    }
+                }
+            }
+            _ => {}
+        }
+        last = Some(command);
+    }
+    problems
+}
+
+/// Plays an HTP move on the replayed position (HTP's `swap-pieces` is nash-board's
+/// `swap-sides`).
+fn apply(
+    pos: &mut Option<Position<WideBitboard>>,
+    color: &str,
+    mv: &str,
+    problems: &mut Vec<String>,
+) {
+    let Some(p) = pos.as_mut() else { return };
+    let (Ok(color), Ok(mv)) = (color.parse::<Color>(), mv.parse::<Move>()) else {
+        problems.push(format!("cannot read the move {color} {mv}"));
+        return;
+    };
+    let mv = if mv == Move::SwapPieces { Move::SwapSides } else { mv };
+    if mv == Move::Resign {
+        return;
+    }
+    if let Err(e) = p.apply_as(color, mv) {
+        problems.push(format!("{color} {mv}: {e}"));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const BOARD: &str =
+        "   a  b  c\n1  .  .  .  1\n 2  .  B  .  2\n  3  .  .  .  3\n     a  b  c\nwhite to move";
+
+    #[test]
+    fn a_log_whose_boards_follow_the_commands_has_no_problems() {
+        let log = format!(
+            "controller: sending 'boardsize 3 3'\ncontroller: success: ''\n\
+             controller: sending 'play black b2'\ncontroller: success: ''\n\
+             controller: sending 'play white swap-pieces'\ncontroller: success: ''\n\
+             controller: sending 'showboard'\ncontroller: success: '{BOARD}'\n"
+        );
+        assert_eq!(check_log(&log), Vec::<String>::new());
+    }
+
+    #[test]
+    fn errors_and_boards_out_of_step_are_problems() {
+        // The board-transform swap would have left a white stone: the board is out of step.
+        let log = format!(
+            "controller: sending 'boardsize 3 3'\ncontroller: success: ''\n\
+             controller: sending 'play black b2'\ncontroller: success: ''\n\
+             controller: sending 'play white a1'\ncontroller: error: '? oops'\n\
+             controller: sending 'showboard'\ncontroller: success: '{}'\n",
+            BOARD.replace('B', "W")
+        );
+        let problems = check_log(&log);
+        assert_eq!(problems.len(), 2, "{problems:#?}");
+        assert!(problems[0].contains("controller: error"));
+        assert!(problems[1].starts_with("showboard after"));
+    }
+}
