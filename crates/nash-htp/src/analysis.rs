@@ -74,7 +74,7 @@ pub(crate) fn find_winning<B: BitSet>(
 }
 
 /// Solves on a worker thread and gives up once the time budget (plus a grace of a quarter of
-/// it) has passed, raising the solver's cancel flag so that it stops at its next check. A
+/// it) has passed or `cfg`'s own cancel flag is raised, raising the solver's cancel flag so that it stops at its next check. A
 /// position whose single node takes long to evaluate thus cannot hold `genmove` up. The
 /// outcome comes with the nodes the solve took.
 pub(crate) fn solve_within<B: BitSet>(
@@ -83,6 +83,8 @@ pub(crate) fn solve_within<B: BitSet>(
 ) -> Option<(Outcome<B>, u64)> {
     let limit = cfg.budget.time.unwrap_or(Duration::from_secs(1));
     let cancel = Arc::new(AtomicBool::new(false));
+    // The caller's cancel flag (an interrupt) stops the wait too.
+    let outer = cfg.budget.cancel.clone();
     let mut cfg = cfg.clone();
     cfg.budget.cancel = Some(Arc::clone(&cancel));
     let (tx, rx) = mpsc::channel();
@@ -91,7 +93,20 @@ pub(crate) fn solve_within<B: BitSet>(
         let r = solve(&p, &cfg);
         let _ = tx.send((r.outcome, r.stats.nodes));
     });
-    let answer = rx.recv_timeout(limit + limit / 4).ok();
+    let end = std::time::Instant::now() + limit + limit / 4;
+    let step = Duration::from_millis(20);
+    let answer = loop {
+        let left = end.saturating_duration_since(std::time::Instant::now());
+        match rx.recv_timeout(left.min(step)) {
+            Ok(a) => break Some(a),
+            Err(mpsc::RecvTimeoutError::Disconnected) => break None,
+            Err(mpsc::RecvTimeoutError::Timeout) => {
+                if left.is_zero() || outer.as_ref().is_some_and(|f| f.load(Ordering::Relaxed)) {
+                    break None;
+                }
+            }
+        }
+    };
     cancel.store(true, Ordering::Relaxed);
     answer
 }
