@@ -8,6 +8,7 @@ mod bench;
 mod experiment;
 mod hexgui;
 mod htp;
+mod proofs;
 mod regress;
 mod regress_tst;
 mod tournament;
@@ -32,6 +33,9 @@ enum Task {
     Bench(bench::Args),
     /// Verify every shipped inferior-cell pattern by brute force.
     VerifyPatterns(verify_patterns::Args),
+    /// Write and check proof certificates: `sweep` (solved.tsv) or `measure` (a size's
+    /// openings: sizes and check times).
+    Proofs(proofs::Args),
     /// Reproduce the seed papers' tables with Nash's code.
     Experiment(experiment::Args),
     /// Play HTP engines against each other: Nash's players, MoHex, Wolve, any HTP engine.
@@ -69,6 +73,7 @@ fn main() -> anyhow::Result<()> {
         Task::Bench(a) => bench::run(a),
         Task::VerifyPatterns(a) => verify_patterns::run(a),
         Task::Experiment(a) => experiment::run(a),
+        Task::Proofs(a) => proofs::run(a),
         Task::Tournament(a) => tournament::run(a),
         Task::Hexgui(a) => hexgui::run(a),
         Task::Htp(a) => {

@@ -1,5 +1,6 @@
 //! One module per subcommand, each with its clap `Args` and a `run` function.
 
+pub mod check;
 pub mod genmove;
 pub mod htp;
 pub mod ica;

@@ -69,6 +69,13 @@ Examples:
   nash solve c3 --size 6 --threads 2 --json
   nash solve a1 --size 5 --solver pns --time-limit 10")]
     Solve(cmd::solve::Args),
+    /// Check a proof certificate written by `nash solve --proof`: valid, or the first bad node.
+    #[command(after_help = "\
+Examples:
+  nash solve --size 4 --proof 4x4.proof
+  nash check 4x4.proof
+The checker replays the certificate by the rules of Hex alone; an invalid one exits with 1.")]
+    Check(cmd::check::Args),
     /// The exact set of winning moves of a position (every legal move decided).
     #[command(after_help = "\
 Examples:
@@ -135,6 +142,7 @@ fn main() -> ExitCode {
         Command::Vc(a) => cmd::vc::run(a),
         Command::Solve(a) => cmd::solve::run(a),
         Command::Winning(a) => cmd::winning::run(a),
+        Command::Check(a) => cmd::check::run(a),
         Command::Genmove(a) => cmd::genmove::run(a),
         Command::Play(a) => cmd::play::run(a),
         Command::Htp(a) => cmd::htp::run(a),

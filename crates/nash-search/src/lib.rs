@@ -50,6 +50,7 @@ mod analyser;
 mod batch;
 mod bestfirst;
 mod budget;
+mod certify;
 mod config;
 mod connect;
 mod dfpn;
@@ -69,6 +70,7 @@ mod winning;
 
 pub use analyser::{Analyser, Analysis, Verdict};
 pub use batch::solve_many;
+pub use certify::{certificate, CertifyConfig, CertifyError, DEFAULT_SEARCH};
 pub use config::{Budget, Knowledge, MoveOrdering, Parallel, SolverConfig, SolverKind};
 pub use entry::solve;
 pub use outcome::WinningMoves;

@@ -9,6 +9,7 @@
 
 use nash_board::{BitSet, Cell, Position, TinyBitboard};
 
+use crate::certify::{self, CertifyConfig, CertifyError};
 use crate::config::SolverConfig;
 use crate::entry::{solve_in, Setup};
 use crate::outcome::{Outcome, SolveResult, Stats, WinningMoves};
@@ -117,6 +118,25 @@ impl<B: BitSet> SolverTable<B> {
         let setup = Setup::one(cfg, pos.geometry());
         table_for(&mut self.kept, pos, &setup)
             .map_or_else(|_| Vec::new(), |table| pv::line_in(pos, cfg, table))
+    }
+
+    /// [`crate::certificate`] with this table: after [`SolverTable::solve`] of the same
+    /// position with the same solver settings, the first re-solves find their proofs stored.
+    pub fn certificate(
+        &mut self,
+        pos: &Position<B>,
+        cfg: &CertifyConfig,
+    ) -> Result<nash_proof::Certificate, CertifyError> {
+        if let Some(t) = crate::narrowed(pos) {
+            self.kept = None;
+            let setup = Setup::one(&cfg.solver, t.geometry());
+            let table = table_for(&mut self.tiny, &t, &setup).map_err(certify::refused)?;
+            return certify::certificate_in(&t, cfg, table);
+        }
+        self.tiny = None;
+        let setup = Setup::one(&cfg.solver, pos.geometry());
+        let table = table_for(&mut self.kept, pos, &setup).map_err(certify::refused)?;
+        certify::certificate_in(pos, cfg, table)
     }
 
     /// [`crate::winning_moves`] with this table.

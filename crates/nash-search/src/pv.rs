@@ -95,7 +95,7 @@ pub(crate) fn line_in<B: BitSet>(
 
 /// What is left of `budget` after `used` nodes and the time since `start`; `None` when
 /// something ran out or the solve was cancelled.
-fn left(budget: &Budget, start: Instant, used: u64) -> Option<Budget> {
+pub(crate) fn left(budget: &Budget, start: Instant, used: u64) -> Option<Budget> {
     let cancelled =
         budget.cancel.as_ref().is_some_and(|c| c.load(std::sync::atomic::Ordering::Relaxed));
     let nodes = match budget.nodes {

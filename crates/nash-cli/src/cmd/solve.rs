@@ -7,7 +7,8 @@ use nash_board::{BitSet, CellList, Position};
 use nash_board::{Cell, Color};
 use nash_cli::progress::{Display, Watch};
 use nash_search::{
-    Knowledge, Outcome, Parallel, SolveResult, SolverConfig, SolverKind, SolverTable, Stats,
+    CertifyConfig, Knowledge, Outcome, Parallel, SolveResult, SolverConfig, SolverKind,
+    SolverTable, Stats,
 };
 use serde::Serialize;
 
@@ -30,6 +31,17 @@ pub struct Args {
     json: bool,
     #[command(flatten)]
     picture: crate::picture::SvgArgs,
+    /// Write a proof certificate of the result to FILE (postcard binary; `nash check FILE`
+    /// verifies it).
+    #[arg(long, value_name = "FILE", conflicts_with = "batch")]
+    proof: Option<std::path::PathBuf>,
+    /// Write the certificate as JSON instead of binary.
+    #[arg(long, requires = "proof")]
+    proof_json: bool,
+    /// Leave positions with at most N empty cells to the checker's exhaustive search (0 to 16).
+    #[arg(long, value_name = "N", requires = "proof", default_value_t = nash_search::DEFAULT_SEARCH as u8,
+          value_parser = clap::value_parser!(u8).range(0..=nash_proof::SEARCH_LIMIT as i64))]
+    proof_search: u8,
 }
 
 /// Solver options shared by `nash solve` and `nash winning`.
@@ -288,14 +300,19 @@ fn picture<B: BitSet>(p: &Position<B>, outcome: &Outcome<B>, pv: &[Cell]) -> Str
 }
 
 fn report<B: BitSet>(p: &Position<B>, cfg: &SolverConfig, args: &Args) -> anyhow::Result<()> {
-    let (r, pv) = {
+    let (r, pv, proof) = {
         let (_watch, cfg) = args.solver.watch("solving", cfg);
-        // One table for the solve and the line after it, which finds most proofs stored.
+        // One table for the solve, the line and the certificate after it, which find most
+        // proofs stored.
         let mut table = SolverTable::new();
         let r = table.solve(p, &cfg);
         let decided = !matches!(r.outcome, Outcome::Unknown { .. });
         let pv = decided.then(|| table.principal_variation(p, &cfg));
-        (r, pv)
+        let proof = match (&args.proof, decided) {
+            (Some(path), true) => Some(write_proof(p, &cfg, &mut table, args, path)?),
+            _ => None,
+        };
+        (r, pv, proof)
     };
     args.picture.write(|| picture(p, &r.outcome, pv.as_deref().unwrap_or_default()))?;
     let line_end = pv.as_deref().map(|line| line_end(p, line));
@@ -320,6 +337,9 @@ fn report<B: BitSet>(p: &Position<B>, cfg: &SolverConfig, args: &Args) -> anyhow
     if let (Some(line), Some(end)) = (line, line_end) {
         outln!("principal variation ({} moves): {} ({end})", line.len(), line.join(" "));
     }
+    if let Some(line) = proof {
+        outln!("{line}");
+    }
     let s = rep.stats;
     outln!(
         "nodes {}  time {:.3}s  tt hits {}  knowledge calls {} (decided {}, cached {})",
@@ -331,4 +351,20 @@ fn report<B: BitSet>(p: &Position<B>, cfg: &SolverConfig, args: &Args) -> anyhow
         s.knowledge_cached
     );
     Ok(())
+}
+
+/// Writes the certificate of `p`'s result to `path` (`--proof`); what to say about it.
+fn write_proof<B: BitSet>(
+    p: &Position<B>,
+    cfg: &SolverConfig,
+    table: &mut SolverTable<B>,
+    args: &Args,
+    path: &std::path::Path,
+) -> anyhow::Result<String> {
+    let certify = CertifyConfig { solver: cfg.clone(), search: args.proof_search.into() };
+    let cert = table.certificate(p, &certify)?;
+    let bytes = if args.proof_json { cert.to_json().into_bytes() } else { cert.to_bytes() };
+    std::fs::write(path, &bytes)
+        .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", path.display()))?;
+    Ok(format!("proof: {} ({} nodes, {} bytes)", path.display(), cert.nodes.len(), bytes.len()))
 }

@@ -239,3 +239,34 @@ fn genmove_refuses_bad_options_in_one_line() {
     check_err(&["genmove", "--solve-time", "x"], "invalid number \"x\"");
     check_err(&["genmove", "z9", "--size", "5"], "z9");
 }
+
+#[test]
+fn a_proof_is_written_and_checked() {
+    let dir = std::env::temp_dir().join(format!("nash-proof-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temporary directory");
+    let binary = dir.join("c3.proof");
+    let json = dir.join("c3.json");
+    let (b, j) = (binary.to_str().unwrap(), json.to_str().unwrap());
+    let (code, out, err) = nash(&["solve", "c3", "--size", "5", "--proof", b]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains(&format!("proof: {b} (")), "{out}");
+    let (code, out, err) = nash(&["check", b]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.starts_with("valid: black wins (5x5, white to move;"), "{out}");
+    let (code, _, err) = nash(&["solve", "c3", "--size", "5", "--proof", j, "--proof-json"]);
+    assert_eq!(code, 0, "{err}");
+    let (code, out, _) = nash(&["check", j]);
+    assert_eq!(code, 0);
+    assert!(out.starts_with("valid: black wins"), "{out}");
+    // The same strategy claimed for White, and a file of another kind.
+    let text = std::fs::read_to_string(&json).expect("json");
+    std::fs::write(&json, text.replace("\"winner\":\"black\"", "\"winner\":\"white\""))
+        .expect("write");
+    check_err(&["check", j], "invalid: node");
+    check_err(&["check", "Cargo.toml"], "not a nash proof certificate");
+    check_err(
+        &["solve", "c3", "--size", "5", "--proof", b, "--proof-search", "17"],
+        "--proof-search",
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

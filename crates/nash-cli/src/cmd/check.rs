@@ -1,0 +1,33 @@
+//! `nash check`: verify a proof certificate with nash-proof's checker.
+
+use std::time::Instant;
+
+use nash_proof::Certificate;
+
+/// Arguments of `nash check`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// The certificate (binary or JSON, as `nash solve --proof` writes it).
+    file: std::path::PathBuf,
+}
+
+pub fn run(args: Args) -> anyhow::Result<()> {
+    let path = args.file.display();
+    let bytes =
+        std::fs::read(&args.file).map_err(|e| anyhow::anyhow!("cannot read {path}: {e}"))?;
+    let cert = Certificate::from_bytes(&bytes).map_err(|e| anyhow::anyhow!("{path}: {e}"))?;
+    let start = Instant::now();
+    let checked = nash_proof::check(&cert).map_err(|e| anyhow::anyhow!("invalid: {e}"))?;
+    outln!(
+        "valid: {} wins ({}x{}, {} to move; {} nodes, {} node checks, {} searched, {:.3}s)",
+        checked.winner,
+        cert.cols,
+        cert.rows,
+        nash_board::Color::from(cert.to_move),
+        cert.nodes.len(),
+        checked.visits,
+        checked.searched,
+        start.elapsed().as_secs_f64()
+    );
+    Ok(())
+}

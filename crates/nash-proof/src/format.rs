@@ -1,0 +1,244 @@
+//! The certificate and its two file forms: postcard binary behind a magic header, and JSON.
+
+use std::fmt;
+
+use nash_board::{Cell, Color};
+use serde::de::{self, Deserializer};
+use serde::ser::Serializer;
+use serde::{Deserialize, Serialize};
+
+/// The version of the certificate format this crate writes and reads.
+pub const VERSION: u32 = 1;
+
+/// The first bytes of a binary certificate: the format's name, then the version (`u32`,
+/// little-endian), then the postcard encoding of a [`Certificate`].
+const MAGIC: &[u8; 8] = b"NASHPRF\0";
+
+/// The format's name in the JSON form's `format` field.
+const JSON_FORMAT: &str = "nash-proof";
+
+/// A claimed result with its proof: a position, the player who wins it, and that player's
+/// strategy as a graph of [`Node`]s.
+///
+/// `nodes` is listed children first: a node refers only to nodes before it, and the last node
+/// is the root, which stands for the position itself. A node may be shared by several parents
+/// (a transposition); the checker checks it again wherever it is reached in another position.
+#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
+pub struct Certificate {
+    /// Columns of the board.
+    pub cols: u8,
+    /// Rows of the board.
+    pub rows: u8,
+    /// Black's stones.
+    pub black: Vec<At>,
+    /// White's stones.
+    pub white: Vec<At>,
+    /// The player to move.
+    pub to_move: Side,
+    /// The player the certificate proves to win.
+    pub winner: Side,
+    /// The strategy, children first; the root is the last node.
+    pub nodes: Vec<Node>,
+}
+
+/// One step of the winner's strategy, read in the position where it is reached.
+#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Node {
+    /// The winner has connected their edges.
+    Won,
+    /// The checker's own exhaustive search decides the position, which has at most
+    /// [`crate::SEARCH_LIMIT`] empty cells.
+    Search,
+    /// The winner, to move, plays `at`.
+    Play {
+        /// The winner's move.
+        at: At,
+        /// The node of the position after it.
+        next: u32,
+    },
+    /// The loser is given every empty cell outside `keep` (which must leave out at least one):
+    /// the winner's strategy from `next` wins even then. `keep` is the carrier.
+    Restrict {
+        /// The empty cells that stay empty.
+        keep: Vec<At>,
+        /// The node of the restricted position.
+        next: u32,
+    },
+    /// The loser is to move: one answer of the winner's strategy for each empty cell, in the
+    /// position after the loser plays there.
+    Replies {
+        /// Each empty cell with the node of the position after the loser's move to it.
+        replies: Vec<(At, u32)>,
+    },
+    /// The loser is to move, and the winner has strategies that each win whatever the loser
+    /// plays outside their carrier: an opponent-oblivious strategy (Hayward and Toft, seed 002
+    /// Theorem 8). Each option is a carrier `keep` and the node of the winner's strategy,
+    /// winner to move, once the loser owns every empty cell outside `keep` (the loser's move
+    /// among them). No empty cell may be in every option's carrier, so every move of the loser
+    /// is answered by some option.
+    Cover {
+        /// Each option's carrier and the node of its strategy.
+        options: Vec<(Vec<At>, u32)>,
+    },
+}
+
+/// A player, as the certificate writes it (`black` or `white`).
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Side {
+    /// Black, who connects top and bottom.
+    Black,
+    /// White, who connects left and right.
+    White,
+}
+
+impl From<Color> for Side {
+    fn from(c: Color) -> Side {
+        match c {
+            Color::Black => Side::Black,
+            Color::White => Side::White,
+        }
+    }
+}
+
+impl From<Side> for Color {
+    fn from(s: Side) -> Color {
+        match s {
+            Side::Black => Color::Black,
+            Side::White => Color::White,
+        }
+    }
+}
+
+/// A cell of the board in a certificate: its name (`c3`) in JSON, two bytes (column, row) in
+/// the binary form. Edges are not cells of a certificate.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct At(pub Cell);
+
+impl fmt::Debug for At {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(&self.0, f)
+    }
+}
+
+impl Serialize for At {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        if s.is_human_readable() {
+            s.collect_str(&self.0)
+        } else {
+            (self.0.col(), self.0.row()).serialize(s)
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for At {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<At, D::Error> {
+        let cell = if d.is_human_readable() {
+            let name = String::deserialize(d)?;
+            name.parse::<Cell>().map_err(de::Error::custom)?
+        } else {
+            let (col, row) = <(u8, u8)>::deserialize(d)?;
+            Cell::new(col, row).ok_or_else(|| de::Error::custom("cell coordinate out of range"))?
+        };
+        if cell.is_edge() {
+            return Err(de::Error::custom(format!("{cell} is an edge, not a cell")));
+        }
+        Ok(At(cell))
+    }
+}
+
+/// A file that is not a certificate this crate can read.
+#[derive(Debug, thiserror::Error)]
+pub enum FormatError {
+    /// Neither the binary header nor a JSON object.
+    #[error("not a nash proof certificate (no NASHPRF header and no JSON object)")]
+    NotACertificate,
+    /// A JSON object whose `format` is not `nash-proof`.
+    #[error("not a nash proof certificate (JSON format {0:?})")]
+    OtherFormat(String),
+    /// A certificate of another version.
+    #[error("certificate format version {found}, this program reads version {VERSION}")]
+    Version {
+        /// The version the file declares.
+        found: u32,
+    },
+    /// The binary body does not decode.
+    #[error("corrupt binary certificate: {0}")]
+    Binary(#[from] postcard::Error),
+    /// The JSON does not decode.
+    #[error("corrupt JSON certificate: {0}")]
+    Json(#[from] serde_json::Error),
+}
+
+/// The JSON form's header, read before the body.
+#[derive(Deserialize)]
+struct JsonHeader {
+    format: String,
+    version: u32,
+}
+
+impl Certificate {
+    /// The binary form: the magic header, the version, and the postcard encoding.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut out = MAGIC.to_vec();
+        out.extend_from_slice(&VERSION.to_le_bytes());
+        // Encoding into a vector fails only for types serde cannot describe; ours are plain.
+        let body = postcard::to_stdvec(self).unwrap_or_default();
+        out.extend_from_slice(&body);
+        out
+    }
+
+    /// The JSON form: one object with `format`, `version`, the position and the claimed
+    /// winner, then `nodes` with one node per line.
+    pub fn to_json(&self) -> String {
+        let mut s = format!(
+            "{{\"format\":\"{JSON_FORMAT}\",\"version\":{VERSION},\"cols\":{},\"rows\":{},\
+             \"black\":{},\"white\":{},\"to_move\":{},\"winner\":{},\"nodes\":[\n",
+            self.cols,
+            self.rows,
+            json(&self.black),
+            json(&self.white),
+            json(&self.to_move),
+            json(&self.winner),
+        );
+        for (i, n) in self.nodes.iter().enumerate() {
+            if i > 0 {
+                s.push_str(",\n");
+            }
+            s.push_str(&json(n));
+        }
+        s.push_str("\n]}\n");
+        s
+    }
+
+    /// Reads either form (JSON when the first non-blank byte is `{`), checking the format's
+    /// name and version first.
+    pub fn from_bytes(bytes: &[u8]) -> Result<Certificate, FormatError> {
+        if let Some(rest) = bytes.strip_prefix(MAGIC.as_slice()) {
+            let (version, body) = rest.split_at_checked(4).ok_or(FormatError::NotACertificate)?;
+            let found = u32::from_le_bytes(version.try_into().unwrap_or_default());
+            if found != VERSION {
+                return Err(FormatError::Version { found });
+            }
+            return Ok(postcard::from_bytes(body)?);
+        }
+        if bytes.iter().find(|b| !b.is_ascii_whitespace()) != Some(&b'{') {
+            return Err(FormatError::NotACertificate);
+        }
+        let header: JsonHeader = serde_json::from_slice(bytes)?;
+        if header.format != JSON_FORMAT {
+            return Err(FormatError::OtherFormat(header.format));
+        }
+        if header.version != VERSION {
+            return Err(FormatError::Version { found: header.version });
+        }
+        Ok(serde_json::from_slice(bytes)?)
+    }
+}
+
+/// The compact JSON text of a part of a certificate.
+fn json<T: Serialize>(value: &T) -> String {
+    // The parts are plain data with string keys: serde_json cannot fail on them.
+    serde_json::to_string(value).unwrap_or_default()
+}

@@ -1,0 +1,93 @@
+//! Hand-written certificates as JSON, each with the checker's verdict.
+
+use nash_proof::{check, Certificate};
+
+/// Checks the certificate whose JSON is `header` plus `nodes`, expecting `expected`: `valid:
+/// COLOUR` or the checker's message.
+fn check_json(header: &str, nodes: &str, expected: &str) {
+    let json = format!("{{\"format\":\"nash-proof\",\"version\":1,{header},\"nodes\":[{nodes}]}}");
+    let cert = Certificate::from_bytes(json.as_bytes()).expect("test certificate reads");
+    let got = match check(&cert) {
+        Ok(c) => format!("valid: {}", c.winner),
+        Err(e) => e.to_string(),
+    };
+    assert_eq!(got, expected, "certificate {json}");
+}
+
+/// The empty 2x2 board, Black to move, Black claimed to win.
+const TWO: &str = r#""cols":2,"rows":2,"black":[],"white":[],"to_move":"black","winner":"black""#;
+
+#[test]
+fn hand_written_certificates() {
+    // Black's b1 has two ways down: a2 and b2.
+    let b1 = r#""won", {"play":{"at":"b2","next":0}}, {"play":{"at":"a2","next":0}}"#;
+    for (nodes, expected) in [
+        // Every white reply answered.
+        (
+            r#"{"replies":{"replies":[["a1",2],["a2",1],["b2",2]]}}, {"play":{"at":"b1","next":3}}"#,
+            "valid: black",
+        ),
+        // Restricted to the two cells that matter.
+        (
+            r#"{"replies":{"replies":[["a2",1],["b2",2]]}},
+               {"restrict":{"keep":["a2","b2"],"next":3}}, {"play":{"at":"b1","next":4}}"#,
+            "valid: black",
+        ),
+        // Opponent-oblivious: a2 answers every move but a2, b2 every move but b2.
+        (
+            r#"{"cover":{"options":[[["b2"],1],[["a2"],2]]}}, {"play":{"at":"b1","next":3}}"#,
+            "valid: black",
+        ),
+        // A reply missing.
+        (
+            r#"{"replies":{"replies":[["a1",2],["a2",1]]}}, {"play":{"at":"b1","next":3}}"#,
+            "node 3 (after b1): no reply to white's move b2",
+        ),
+        // Both options need b2: White's b2 is unanswered.
+        (
+            r#"{"cover":{"options":[[["b2"],1],[["a2","b2"],2]]}}, {"play":{"at":"b1","next":3}}"#,
+            "node 3 (after b1): no option answers white's move b2",
+        ),
+        // The carrier shrunk: White is given b2, and with a2 connects.
+        (
+            r#"{"replies":{"replies":[["a2",1]]}},
+               {"restrict":{"keep":["a2"],"next":3}}, {"play":{"at":"b1","next":4}}"#,
+            "node 1 (after b1 a2): white has already connected",
+        ),
+        // A reply on the wrong cell: after White's a2 Black plays a1, and has not connected.
+        (
+            r#"{"play":{"at":"a1","next":0}},
+               {"replies":{"replies":[["a1",2],["a2",3],["b2",2]]}}, {"play":{"at":"b1","next":4}}"#,
+            "node 0 (after b1 a2 a1): black has not connected",
+        ),
+        // Black moves again in White's turn.
+        (r#"{"play":{"at":"b1","next":2}}"#, "node 2 (after b1): plays a2 for black out of turn"),
+        // A node refers forward (a cycle would be possible otherwise).
+        (
+            r#"{"play":{"at":"b1","next":4}}, {"play":{"at":"a1","next":3}}"#,
+            "node 3 (after a1): refers to node 4, not to an earlier one",
+        ),
+        // Left to the checker's search: the empty 2x2 board is Black's.
+        (r#""search""#, "valid: black"),
+    ] {
+        check_json(TWO, &format!("{b1}, {nodes}"), expected);
+    }
+}
+
+#[test]
+fn false_claims_are_refused() {
+    let white = r#""cols":2,"rows":2,"black":[],"white":[],"to_move":"black","winner":"white""#;
+    check_json(white, r#""search""#, "node 0 (the root): the search finds that black holds");
+    check_json(white, r#""won""#, "node 0 (the root): white has not connected");
+    let lost =
+        r#""cols":2,"rows":2,"black":["a1","a2"],"white":[],"to_move":"white","winner":"white""#;
+    check_json(lost, r#""search""#, "node 0 (the root): black has already connected");
+    let big = r#""cols":5,"rows":5,"black":[],"white":[],"to_move":"black","winner":"black""#;
+    check_json(big, r#""search""#, "node 0 (the root): 25 empty cells to search, at most 16");
+    let twice =
+        r#""cols":2,"rows":2,"black":["a1"],"white":["a1"],"to_move":"black","winner":"black""#;
+    check_json(twice, r#""search""#, "two stones on a1");
+    let off = r#""cols":2,"rows":2,"black":["c1"],"white":[],"to_move":"black","winner":"black""#;
+    check_json(off, r#""search""#, "stone c1 is off the board");
+    check_json(TWO, "", "the certificate has no nodes");
+}

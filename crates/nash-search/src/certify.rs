@@ -1,0 +1,310 @@
+//! Proof certificates from solves: the winner's strategy written out for nash-proof's checker.
+//!
+//! The strategy is built by solving again each position it reaches, with one df-pn worker in
+//! one table (as the principal variation is). At the winner's turn the solver's move is
+//! played; at the loser's turn every empty cell is answered. Before either, the position is
+//! restricted to the solve's carrier: the loser is given every empty cell outside it, which
+//! the carrier's definition allows (a threat pattern, van Rijswijck 2002 s.2.3; the
+//! architecture's carrier invariant), and which the checker takes as a `Restrict` node. A
+//! position with few enough empty cells is left to the checker's exhaustive search; positions
+//! reached twice become one shared node. Nothing the solver says is trusted by the checker: a
+//! wrong carrier or move makes a certificate that fails, and this builder reports it at once.
+
+use std::collections::HashMap;
+use std::fmt;
+use std::time::Instant;
+
+use nash_board::{BitSet, Cell, Color, Position};
+use nash_proof::{At, Certificate, Node};
+
+use crate::config::{SolverConfig, SolverKind};
+use crate::dfpn::Resolver;
+use crate::entry::Setup;
+use crate::outcome::{Outcome, SolveResult, StopReason};
+use crate::table::Table;
+
+/// How a certificate is built.
+#[derive(Clone, Debug)]
+pub struct CertifyConfig {
+    /// The solver's settings for the re-solves (df-pn on one thread whatever `kind` says; its
+    /// budget bounds the whole certificate).
+    pub solver: SolverConfig,
+    /// Positions with at most this many empty cells are left to the checker's exhaustive
+    /// search (at most [`nash_proof::SEARCH_LIMIT`]; 0 writes every line out to a won board).
+    pub search: usize,
+}
+
+impl Default for CertifyConfig {
+    fn default() -> CertifyConfig {
+        CertifyConfig { solver: SolverConfig::default(), search: DEFAULT_SEARCH }
+    }
+}
+
+/// The default of [`CertifyConfig::search`]: small enough that the checker's search stays
+/// quick, large enough to cut the certificate's last moves.
+pub const DEFAULT_SEARCH: usize = 8;
+
+/// Why no certificate was written.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum CertifyError {
+    /// A re-solve ran out of budget.
+    Unknown(StopReason),
+    /// A re-solve contradicted an earlier one (a solver fault the certificate exposed).
+    Inconsistent {
+        /// The moves from the root to the position.
+        line: Vec<Cell>,
+        /// What went wrong there.
+        what: String,
+    },
+    /// [`CertifyConfig::search`] beyond [`nash_proof::SEARCH_LIMIT`].
+    SearchLimit(usize),
+}
+
+impl fmt::Display for CertifyError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            CertifyError::Unknown(reason) => write!(f, "no certificate: {reason}"),
+            CertifyError::Inconsistent { line, what } => {
+                let line: Vec<String> = line.iter().map(Cell::to_string).collect();
+                write!(f, "no certificate: after {:?}: {what}", line.join(" "))
+            }
+            CertifyError::SearchLimit(n) => write!(
+                f,
+                "a search of {n} empty cells is beyond the checker's limit of {}",
+                nash_proof::SEARCH_LIMIT
+            ),
+        }
+    }
+}
+
+impl std::error::Error for CertifyError {}
+
+/// A certificate of `pos`'s value: the player who wins it and how, for [`nash_proof::check`].
+///
+/// ```
+/// use nash_board::{Bitboard, Color, Position};
+/// use nash_search::{certificate, CertifyConfig};
+///
+/// let pos = Position::<Bitboard>::square(4).unwrap();
+/// let cert = certificate(&pos, &CertifyConfig::default()).unwrap();
+/// assert_eq!(nash_proof::check(&cert).unwrap().winner, Color::Black);
+/// ```
+pub fn certificate<B: BitSet>(
+    pos: &Position<B>,
+    cfg: &CertifyConfig,
+) -> Result<Certificate, CertifyError> {
+    if let Some(tiny) = crate::narrowed(pos) {
+        return certificate(&tiny, cfg);
+    }
+    let setup = Setup::one(&cfg.solver, pos.geometry());
+    let table = setup.table().map_err(refused)?;
+    certificate_in(pos, cfg, &table)
+}
+
+/// The error of a table that could not be had (its outcome says why).
+pub(crate) fn refused<C>(o: Outcome<C>) -> CertifyError {
+    match o {
+        Outcome::Unknown { reason } => CertifyError::Unknown(reason),
+        _ => CertifyError::Unknown(StopReason::Cancelled),
+    }
+}
+
+/// [`certificate`] in a table the caller owns.
+pub(crate) fn certificate_in<B: BitSet>(
+    pos: &Position<B>,
+    cfg: &CertifyConfig,
+    table: &Table<B>,
+) -> Result<Certificate, CertifyError> {
+    if cfg.search > nash_proof::SEARCH_LIMIT {
+        return Err(CertifyError::SearchLimit(cfg.search));
+    }
+    let _span = tracing::debug_span!("certificate").entered();
+    let step = SolverConfig { kind: SolverKind::Dfpn, threads: 1, ..cfg.solver.clone() };
+    let setup = Setup::one(&step, pos.geometry());
+    let mut b = Builder {
+        worker: Resolver::new(pos, &setup.ctx(table)),
+        step,
+        budget: cfg.solver.budget.clone(),
+        start: Instant::now(),
+        used: 0,
+        search: cfg.search,
+        winner: Color::Black,
+        nodes: Vec::new(),
+        made: HashMap::new(),
+        leaves: [None; 2],
+        line: Vec::new(),
+    };
+    b.winner = match b.solve(pos)?.outcome {
+        Outcome::Win { .. } => pos.to_move(),
+        _ => !pos.to_move(),
+    };
+    let mut p = pos.clone();
+    b.node(&mut p)?;
+    let stones = |c: Color| pos.stones(c).iter().map(At).collect();
+    Ok(Certificate {
+        cols: pos.cols() as u8,
+        rows: pos.rows() as u8,
+        black: stones(Color::Black),
+        white: stones(Color::White),
+        to_move: pos.to_move().into(),
+        winner: b.winner.into(),
+        nodes: b.nodes,
+    })
+}
+
+struct Builder<'t, B: BitSet> {
+    worker: Resolver<'t, B>,
+    step: SolverConfig,
+    budget: crate::Budget,
+    start: Instant,
+    used: u64,
+    search: usize,
+    winner: Color,
+    nodes: Vec<Node>,
+    /// The node written for each position (stones and side to move).
+    made: HashMap<(B, B, Color), u32>,
+    /// The shared `Won` and `Search` nodes, once written.
+    leaves: [Option<u32>; 2],
+    line: Vec<Cell>,
+}
+
+impl<B: BitSet> Builder<'_, B> {
+    fn solve(&mut self, pos: &Position<B>) -> Result<SolveResult<B>, CertifyError> {
+        if let Some(r) = crate::decided(pos) {
+            return Ok(r);
+        }
+        let Some(budget) = crate::pv::left(&self.budget, self.start, self.used) else {
+            let out_of_time = self.budget.time.is_some_and(|t| self.start.elapsed() >= t);
+            let out_of_nodes = self.budget.nodes.is_some_and(|n| self.used >= n);
+            return Err(CertifyError::Unknown(match (out_of_time, out_of_nodes) {
+                (true, _) => StopReason::TimeLimit,
+                (_, true) => StopReason::NodeLimit,
+                _ => StopReason::Cancelled,
+            }));
+        };
+        self.step.budget = budget;
+        let r = self.worker.solve(pos, &self.step);
+        self.used += r.stats.nodes;
+        match r.outcome {
+            Outcome::Unknown { reason } => Err(CertifyError::Unknown(reason)),
+            _ => Ok(r),
+        }
+    }
+
+    fn push(&mut self, node: Node) -> u32 {
+        self.nodes.push(node);
+
+        (self.nodes.len() - 1) as u32
+    }
+
+    /// The one node of a kind of leaf (`Won`, `Search`), which every position shares.
+    fn leaf(&mut self, node: Node) -> u32 {
+        let slot = usize::from(node == Node::Search);
+        match self.leaves[slot] {
+            Some(id) => id,
+            None => {
+                let id = self.push(node);
+                self.leaves[slot] = Some(id);
+                id
+            }
+        }
+    }
+
+    fn inconsistent(&self, what: String) -> CertifyError {
+        CertifyError::Inconsistent { line: self.line.clone(), what }
+    }
+
+    /// The node proving that the winner wins `pos`.
+    fn node(&mut self, pos: &mut Position<B>) -> Result<u32, CertifyError> {
+        let key = (pos.black(), pos.white(), pos.to_move());
+        if let Some(&id) = self.made.get(&key) {
+            return Ok(id);
+        }
+        let (keep, inner) = self.restricted(pos)?;
+        let id = if keep == pos.empty_cells() || self.nodes[inner as usize] == Node::Won {
+            inner
+        } else {
+            self.push(Node::Restrict { keep: keep.iter().map(At).collect(), next: inner })
+        };
+        self.made.insert(key, id);
+        Ok(id)
+    }
+
+    /// A carrier of the winner's win in `pos` (the empty cells to keep; the loser may have the
+    /// others) and the node proving the win in `pos` restricted to it.
+    fn restricted(&mut self, pos: &mut Position<B>) -> Result<(B, u32), CertifyError> {
+        let empty = pos.empty_cells();
+        if pos.winner() == Some(self.winner) {
+            return Ok((B::EMPTY, self.leaf(Node::Won)));
+        }
+        if empty.len() <= self.search {
+            return Ok((empty, self.leaf(Node::Search)));
+        }
+        let winner_moves = pos.to_move() == self.winner;
+        let (mv, carrier) = match self.solve(pos)?.outcome {
+            Outcome::Win { winning_move, carrier } if winner_moves => {
+                let mv = match winning_move {
+                    Some(m) => m,
+                    None => self.keep_win(pos, carrier)?,
+                };
+                (Some(mv), carrier.with(mv))
+            }
+            Outcome::Loss { carrier } if !winner_moves => (None, carrier),
+            _ => return Err(self.inconsistent(format!("{} does not win", self.winner))),
+        };
+        let keep = carrier & empty;
+        pos.fill(!self.winner, empty - keep);
+        let key = (pos.black(), pos.white(), pos.to_move());
+        let inner = match self.made.get(&key) {
+            Some(&id) => Ok(id),
+            None if keep.len() <= self.search => Ok(self.leaf(Node::Search)),
+            None => self.strategy(pos, mv),
+        };
+        if let Ok(id) = inner {
+            self.made.insert(key, id);
+        }
+        pos.undo();
+        Ok((keep, inner?))
+    }
+
+    /// The winner's move `mv`; or, with `None`, options answering every move of the loser,
+    /// each the strategy after one of the loser's moves, restricted to its carrier, until no
+    /// cell is in every carrier.
+    fn strategy(&mut self, pos: &mut Position<B>, mv: Option<Cell>) -> Result<u32, CertifyError> {
+        if let Some(m) = mv {
+            pos.play_unchecked(m);
+            self.line.push(m);
+            let next = self.node(pos);
+            self.line.pop();
+            pos.undo();
+            return Ok(self.push(Node::Play { at: At(m), next: next? }));
+        }
+        let mut common = pos.empty_cells();
+        let mut options = Vec::new();
+        while let Some(x) = common.iter().next() {
+            pos.play_unchecked(x);
+            self.line.push(x);
+            let option = self.restricted(pos);
+            self.line.pop();
+            pos.undo();
+            let (keep, next) = option?;
+            common &= keep;
+            options.push((keep.iter().map(At).collect(), next));
+        }
+        Ok(self.push(Node::Cover { options }))
+    }
+
+    /// A winning move of `pos` when the solver named none (fill-in decided it): the first
+    /// cell, inside the carrier first, after which the loser is lost.
+    fn keep_win(&mut self, pos: &Position<B>, carrier: B) -> Result<Cell, CertifyError> {
+        let empty = pos.empty_cells();
+        for m in (empty & carrier).iter().chain((empty - carrier).iter()) {
+            let mut c = pos.clone();
+            c.play_unchecked(m);
+            if matches!(self.solve(&c)?.outcome, Outcome::Loss { .. }) {
+                return Ok(m);
+            }
+        }
+        Err(self.inconsistent(format!("{} has no winning move", self.winner)))
+    }
+}

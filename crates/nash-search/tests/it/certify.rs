@@ -1,0 +1,234 @@
+//! Proof certificates: those of the ground truth's small positions check, and corrupted ones
+//! whose claim no longer holds are refused.
+
+use std::sync::OnceLock;
+
+use nash_board::{BitSet, Bitboard, Cell, Color, Position};
+use nash_patterns::oracle::{Oracle, State};
+use nash_proof::{check, At, Certificate, Node};
+use nash_search::{certificate, CertifyConfig};
+use proptest::prelude::*;
+
+use crate::support::solved_up_to;
+
+fn certify(pos: &Position<Bitboard>, search: usize) -> Certificate {
+    let cfg = CertifyConfig { search, ..CertifyConfig::default() };
+    certificate(pos, &cfg).unwrap_or_else(|e| panic!("{e}"))
+}
+
+#[test]
+fn certificates_of_the_ground_truth_check() {
+    // Every position up to 4x4, a sample of 5x5 and one 6x6 (`cargo xtask proofs` checks
+    // them all).
+    let small = solved_up_to(6);
+    let sample = small
+        .iter()
+        .filter(|s| s.size <= 4)
+        .chain(small.iter().filter(|s| s.size == 5).step_by(40));
+    let six = small.iter().filter(|s| s.size == 6 && s.moves == "e1");
+    for s in sample.chain(six) {
+        let label = format!("{}x{} {}", s.size, s.size, s.moves);
+        let searches: &[usize] = if s.size < 6 { &[0, 8] } else { &[8] };
+        for &search in searches {
+            let cert = certify(&s.position(), search);
+            let checked = check(&cert).unwrap_or_else(|e| panic!("{label}: {e}"));
+            assert_eq!(checked.winner, s.winner, "{label}");
+            let back = Certificate::from_bytes(&cert.to_bytes()).expect("reads back");
+            assert_eq!(back, cert, "{label}");
+        }
+    }
+}
+
+/// 4x4 positions with their certificates written out to won boards, and the position at
+/// which each node is first reached.
+struct Fixture {
+    cert: Certificate,
+    reached: Vec<Option<Position<Bitboard>>>,
+}
+
+fn fixtures() -> &'static [Fixture] {
+    static F: OnceLock<Vec<Fixture>> = OnceLock::new();
+    F.get_or_init(|| {
+        let mut out = Vec::new();
+        for moves in ["", "b2", "a4", "c2 b3"] {
+            let mut pos = Position::<Bitboard>::square(4).expect("4x4");
+            moves.parse::<nash_board::MoveList>().expect("moves").play_on(&mut pos).expect("legal");
+            let cert = certify(&pos, 0);
+            let mut reached = vec![None; cert.nodes.len()];
+            walk(&cert, cert.nodes.len() - 1, &mut pos, &mut reached);
+            out.push(Fixture { cert, reached });
+        }
+        out
+    })
+}
+
+/// Records the position where each node is first reached, following the checker's rules.
+fn walk(
+    cert: &Certificate,
+    id: usize,
+    pos: &mut Position<Bitboard>,
+    reached: &mut [Option<Position<Bitboard>>],
+) {
+    if reached[id].is_some() {
+        return;
+    }
+    reached[id] = Some(pos.clone());
+    let loser = !Color::from(cert.winner);
+    match &cert.nodes[id] {
+        Node::Won | Node::Search => {}
+        Node::Play { at, next } => {
+            pos.play(at.0).expect("legal");
+            walk(cert, *next as usize, pos, reached);
+            pos.undo();
+        }
+        Node::Restrict { keep, next } => {
+            pos.fill(loser, pos.empty_cells() - cells(keep));
+            walk(cert, *next as usize, pos, reached);
+            pos.undo();
+        }
+        Node::Cover { options } => {
+            for (keep, next) in options {
+                pos.fill(loser, pos.empty_cells() - cells(keep));
+                pos.pass();
+                walk(cert, *next as usize, pos, reached);
+                pos.undo();
+                pos.undo();
+            }
+        }
+        Node::Replies { replies } => {
+            for (at, next) in replies {
+                pos.play(at.0).expect("legal");
+                walk(cert, *next as usize, pos, reached);
+                pos.undo();
+            }
+        }
+    }
+}
+
+fn cells(list: &[At]) -> Bitboard {
+    list.iter().map(|a| a.0).collect()
+}
+
+/// Whether `winner` wins `pos` with perfect play, by the independent exhaustive oracle.
+fn truly_wins(pos: &Position<Bitboard>, winner: Color) -> bool {
+    thread_local! {
+        static ORACLE: std::cell::RefCell<Oracle> = std::cell::RefCell::new(Oracle::new(4, 4));
+    }
+    ORACLE.with_borrow_mut(|o| {
+        let s = State {
+            black: o.compact(pos.black()),
+            white: o.compact(pos.white()),
+            black_to_move: pos.to_move() == Color::Black,
+        };
+        o.value(s) == winner
+    })
+}
+
+/// A corruption of one node, and whether it certainly breaks the certificate.
+#[derive(Clone, Copy, Debug)]
+enum Corruption {
+    /// Drop one option of a `Cover` node (breaks it when a cell is left unanswered).
+    DropReply(usize),
+    /// Play the winner's stone of a `Play` node on another cell (breaks it when that move
+    /// loses).
+    MoveStone(usize),
+    /// Take one cell out of a carrier: a `Restrict` node's, or an option's of a `Cover` node
+    /// (breaks it when the loser wins once given that cell too).
+    ShrinkCarrier(usize, usize),
+}
+
+/// Applies `c` to node `id` of `f`'s certificate: the corrupted certificate, if the
+/// corruption certainly makes it false (so a sound checker must refuse it).
+fn corrupt(f: &Fixture, id: usize, c: Corruption) -> Option<Certificate> {
+    let mut cert = f.cert.clone();
+    let pos = f.reached[id].as_ref()?;
+    let winner = Color::from(cert.winner);
+    let loser = !winner;
+    match (&mut cert.nodes[id], c) {
+        (Node::Cover { options }, Corruption::DropReply(i)) => {
+            options.remove(i % options.len());
+            let common = options.iter().fold(pos.empty_cells(), |acc, (keep, _)| acc & cells(keep));
+            (!common.is_empty() || options.is_empty()).then_some(())?;
+        }
+        (Node::Play { at, .. }, Corruption::MoveStone(i)) => {
+            let empty: Vec<Cell> = (pos.empty_cells().without(at.0)).iter().collect();
+            let to = *empty.get(i % empty.len().max(1))?;
+            *at = At(to);
+            let mut after = pos.clone();
+            after.play(to).expect("empty");
+            (!truly_wins(&after, winner)).then_some(())?;
+        }
+        (Node::Restrict { keep, .. }, Corruption::ShrinkCarrier(i, _)) => {
+            (!keep.is_empty()).then_some(())?;
+            let n = keep.len();
+            keep.remove(i % n);
+            let mut after = pos.clone();
+            after.fill(loser, pos.empty_cells() - cells(keep));
+            (!truly_wins(&after, winner)).then_some(())?;
+        }
+        (Node::Cover { options }, Corruption::ShrinkCarrier(i, j)) => {
+            let n = options.len();
+            let (keep, _) = options.get_mut(i % n)?;
+            (!keep.is_empty()).then_some(())?;
+            keep.remove(j % keep.len());
+            let mut after = pos.clone();
+            after.fill(loser, pos.empty_cells() - cells(keep));
+            after.pass();
+            (!truly_wins(&after, winner)).then_some(())?;
+        }
+        _ => return None,
+    }
+    Some(cert)
+}
+
+fn corruption() -> impl Strategy<Value = Corruption> {
+    prop_oneof![
+        (0..8usize).prop_map(Corruption::DropReply),
+        (0..16usize).prop_map(Corruption::MoveStone),
+        (0..8usize, 0..16usize).prop_map(|(i, j)| Corruption::ShrinkCarrier(i, j)),
+    ]
+}
+
+#[test]
+fn fixtures_are_valid() {
+    for f in fixtures() {
+        check(&f.cert).expect("valid before corruption");
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 200, ..ProptestConfig::default() })]
+
+    /// A corrupted certificate whose claim is false somewhere is refused.
+    #[test]
+    fn corrupted_certificates_are_refused(which in 0..4usize, node in 0..10_000usize, c in corruption()) {
+        let f = &fixtures()[which];
+        let id = node % f.cert.nodes.len();
+        let corrupted = corrupt(f, id, c);
+        prop_assume!(corrupted.is_some());
+        let cert = corrupted.expect("assumed");
+        prop_assert!(check(&cert).is_err(), "{c:?} at node {id} accepted");
+    }
+}
+/// Every node of every fixture, each corruption: those that certainly make the certificate
+/// false are all refused (and there are many of each kind).
+#[test]
+fn every_false_corruption_is_refused() {
+    let mut refused = [0usize; 3];
+    for (w, f) in fixtures().iter().enumerate() {
+        for id in 0..f.cert.nodes.len() {
+            let kinds = [
+                Corruption::DropReply(id),
+                Corruption::MoveStone(id + w),
+                Corruption::ShrinkCarrier(id, id + w),
+            ];
+            for (k, c) in kinds.into_iter().enumerate() {
+                if let Some(cert) = corrupt(f, id, c) {
+                    assert!(check(&cert).is_err(), "{c:?} at node {id} of fixture {w} accepted");
+                    refused[k] += 1;
+                }
+            }
+        }
+    }
+    assert!(refused.iter().all(|&n| n >= 100), "too few corruptions tried: {refused:?}");
+}
