@@ -34,6 +34,9 @@ pub struct Args {
     /// Positions with at most this many empty cells are left to the checker's search.
     #[arg(long, default_value_t = DEFAULT_SEARCH)]
     search: usize,
+    /// Write every line out instead of closing it with a virtual connection.
+    #[arg(long)]
+    no_vc: bool,
     /// The solver's memory limit in MiB.
     #[arg(long, default_value_t = 1024)]
     tt_mib: usize,
@@ -87,6 +90,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let mut cfg = CertifyConfig {
         solver: SolverConfig { tt_mib: args.tt_mib, ..SolverConfig::default() },
         search: args.search,
+        vc: !args.no_vc,
     };
     cfg.solver.budget.time = args.time_limit;
     println!(

@@ -17,6 +17,8 @@
 //!   treats a loser stone played outside `keep` as already there and answers what it would
 //!   have answered had the loser played inside; a move of its own on such a cell is an extra
 //!   stone).
+//! - `Vc`: the winner has a virtual connection between their edges, re-derived step by step
+//!   by the rules of H-search (`vc.rs`): full, or semi with the winner to move.
 //! - `Search`: the checker plays out every line from the position, which has few empty cells.
 //!
 //! Every claim is checked below the root until `Won` or `Search` closes it, and a move is
@@ -196,6 +198,19 @@ impl<B: BitSet> Checker<'_, B> {
                 let r = self.node(next, pos);
                 pos.undo();
                 r?;
+            }
+            Node::Vc { steps } => {
+                let conn = crate::vc::derive(steps, pos, self.winner).map_err(|r| bad(self, r))?;
+                let edges = self.winner.edges().map(Cell::edge);
+                if conn.ends != edges && conn.ends != [edges[1], edges[0]] {
+                    return Err(bad(
+                        self,
+                        format!("the connection does not join {}'s edges", self.winner),
+                    ));
+                }
+                if !conn.full && pos.to_move() != self.winner {
+                    return Err(bad(self, format!("a semi connection with {loser} to move")));
+                }
             }
             Node::Cover { options } => {
                 if pos.to_move() != loser {

@@ -65,6 +65,14 @@ pub enum Node {
         /// The node of the restricted position.
         next: u32,
     },
+    /// The winner has a virtual connection between their two edges: a full one (a strategy
+    /// that connects even with the loser to move), or a semi one with the winner to move. The
+    /// steps derive it by the rules of H-search (Anshelevich 2002), each from earlier steps;
+    /// the last step is the connection. The checker recomputes every step's ends and carrier.
+    Vc {
+        /// The derivation, children first.
+        steps: Vec<Step>,
+    },
     /// The loser is to move: one answer of the winner's strategy for each empty cell, in the
     /// position after the loser plays there.
     Replies {
@@ -81,6 +89,64 @@ pub enum Node {
         /// Each option's carrier and the node of its strategy.
         options: Vec<(Vec<At>, u32)>,
     },
+}
+
+/// One step of a virtual-connection derivation ([`Node::Vc`]). A connection joins two ends
+/// (each a winner's stone or edge, standing for its whole group, or an empty cell counted as the
+/// winner's) through a carrier of empty cells; a full one holds against the loser moving first,
+/// a semi one needs the winner to move first.
+#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Step {
+    /// A full connection with an empty carrier between two ends that touch (their groups are
+    /// adjacent or one).
+    Touch(End, End),
+    /// The AND rule on two full connections with disjoint carriers and one common end (the
+    /// midpoint): full through a winner's stone or edge, semi through an empty cell (its key,
+    /// added to the carrier).
+    And(u32, u32),
+    /// The OR rule: connections between the same two ends whose carriers have no common cell
+    /// make a full connection with the union of their carriers.
+    Or(Vec<u32>),
+}
+
+/// An end of a connection: a cell or an edge (`north`, `south`, `west`, `east` in JSON; a
+/// column of 255 and the edge's number, in that order, in binary).
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct End(pub Cell);
+
+impl fmt::Debug for End {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(&self.0, f)
+    }
+}
+
+impl Serialize for End {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self.0.as_edge() {
+            _ if s.is_human_readable() => s.collect_str(&self.0),
+            Some(e) => (255u8, e as u8).serialize(s),
+            None => (self.0.col(), self.0.row()).serialize(s),
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for End {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<End, D::Error> {
+        if d.is_human_readable() {
+            let name = String::deserialize(d)?;
+            return name.parse::<Cell>().map(End).map_err(de::Error::custom);
+        }
+        match <(u8, u8)>::deserialize(d)? {
+            (255, e) => nash_board::Edge::ALL
+                .get(e as usize)
+                .map(|&e| End(Cell::edge(e)))
+                .ok_or_else(|| de::Error::custom("no such edge")),
+            (col, row) => Cell::new(col, row)
+                .map(End)
+                .ok_or_else(|| de::Error::custom("cell coordinate out of range")),
+        }
+    }
 }
 
 /// A player, as the certificate writes it (`black` or `white`).

@@ -43,6 +43,7 @@
 
 mod check;
 mod format;
+mod vc;
 
 pub use check::{check, Checked, Invalid, SEARCH_LIMIT};
-pub use format::{At, Certificate, FormatError, Node, Side, VERSION};
+pub use format::{At, Certificate, End, FormatError, Node, Side, Step, VERSION};

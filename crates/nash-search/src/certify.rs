@@ -23,6 +23,8 @@ use crate::entry::Setup;
 use crate::outcome::{Outcome, SolveResult, StopReason};
 use crate::table::Table;
 
+mod derive;
+
 /// How a certificate is built.
 #[derive(Clone, Debug)]
 pub struct CertifyConfig {
@@ -32,11 +34,14 @@ pub struct CertifyConfig {
     /// Positions with at most this many empty cells are left to the checker's exhaustive
     /// search (at most [`nash_proof::SEARCH_LIMIT`]; 0 writes every line out to a won board).
     pub search: usize,
+    /// Close lines with virtual connections between the winner's edges, each with its
+    /// H-search derivation (a `Vc` node), where a small H-search finds one.
+    pub vc: bool,
 }
 
 impl Default for CertifyConfig {
     fn default() -> CertifyConfig {
-        CertifyConfig { solver: SolverConfig::default(), search: DEFAULT_SEARCH }
+        CertifyConfig { solver: SolverConfig::default(), search: DEFAULT_SEARCH, vc: true }
     }
 }
 
@@ -128,6 +133,7 @@ pub(crate) fn certificate_in<B: BitSet>(
         start: Instant::now(),
         used: 0,
         search: cfg.search,
+        vc: cfg.vc,
         winner: Color::Black,
         nodes: Vec::new(),
         made: HashMap::new(),
@@ -159,6 +165,7 @@ struct Builder<'t, B: BitSet> {
     start: Instant,
     used: u64,
     search: usize,
+    vc: bool,
     winner: Color,
     nodes: Vec<Node>,
     /// The node written for each position (stones and side to move).
@@ -221,7 +228,8 @@ impl<B: BitSet> Builder<'_, B> {
             return Ok(id);
         }
         let (keep, inner) = self.restricted(pos)?;
-        let id = if keep == pos.empty_cells() || self.nodes[inner as usize] == Node::Won {
+        let leaf = matches!(self.nodes[inner as usize], Node::Won | Node::Vc { .. });
+        let id = if keep == pos.empty_cells() || leaf {
             inner
         } else {
             self.push(Node::Restrict { keep: keep.iter().map(At).collect(), next: inner })
@@ -241,6 +249,11 @@ impl<B: BitSet> Builder<'_, B> {
             return Ok((empty, self.leaf(Node::Search)));
         }
         let winner_moves = pos.to_move() == self.winner;
+        if self.vc {
+            if let Some(d) = derive::edge_to_edge(pos, self.winner, winner_moves) {
+                return Ok((d.carrier, self.push(Node::Vc { steps: d.steps })));
+            }
+        }
         let (mv, carrier) = match self.solve(pos)?.outcome {
             Outcome::Win { winning_move, carrier } if winner_moves => {
                 let mv = match winning_move {

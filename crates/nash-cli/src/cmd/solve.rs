@@ -42,6 +42,9 @@ pub struct Args {
     #[arg(long, value_name = "N", requires = "proof", default_value_t = nash_search::DEFAULT_SEARCH as u8,
           value_parser = clap::value_parser!(u8).range(0..=nash_proof::SEARCH_LIMIT as i64))]
     proof_search: u8,
+    /// Write every line of the strategy out instead of closing lines with virtual connections.
+    #[arg(long, requires = "proof")]
+    proof_no_vc: bool,
 }
 
 /// Solver options shared by `nash solve` and `nash winning`.
@@ -361,7 +364,11 @@ fn write_proof<B: BitSet>(
     args: &Args,
     path: &std::path::Path,
 ) -> anyhow::Result<String> {
-    let certify = CertifyConfig { solver: cfg.clone(), search: args.proof_search.into() };
+    let certify = CertifyConfig {
+        solver: cfg.clone(),
+        search: args.proof_search.into(),
+        vc: !args.proof_no_vc,
+    };
     let cert = table.certificate(p, &certify)?;
     let bytes = if args.proof_json { cert.to_json().into_bytes() } else { cert.to_bytes() };
     std::fs::write(path, &bytes)

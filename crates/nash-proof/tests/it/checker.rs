@@ -91,3 +91,55 @@ fn false_claims_are_refused() {
     check_json(off, r#""search""#, "stone c1 is off the board");
     check_json(TWO, "", "the certificate has no nodes");
 }
+
+#[test]
+fn virtual_connections_are_derived_again() {
+    // Black's b1 reaches the bottom through a2 or b2: two semi connections, one full.
+    let b1 = r#""cols":2,"rows":2,"black":["b1"],"white":[],"to_move":"white","winner":"black""#;
+    let semis = r#"{"touch":["north","a2"]}, {"touch":["a2","south"]}, {"and":[0,1]},
+                   {"touch":["north","b2"]}, {"touch":["b2","south"]}, {"and":[3,4]}"#;
+    let vc = |steps: &str| format!(r#"{{"vc":{{"steps":[{steps}]}}}}"#);
+    for (header, steps, expected) in [
+        (b1, format!(r#"{semis}, {{"or":[2,5]}}"#), "valid: black"),
+        // One semi connection is not enough with White to move...
+        (b1, semis.to_owned(), "node 0 (the root): a semi connection with white to move"),
+        // ...nor are two that share a cell.
+        (
+            b1,
+            format!(r#"{semis}, {{"or":[2,2]}}"#),
+            "node 0 (the root): step 6: a2 is in every carrier",
+        ),
+        (
+            b1,
+            format!(r#"{semis}, {{"and":[2,5]}}"#),
+            "node 0 (the root): step 6: the AND rule takes two full connections",
+        ),
+        (
+            b1,
+            r#"{"touch":["a1","south"]}"#.to_owned(),
+            "node 0 (the root): step 0: a1 and south do not touch",
+        ),
+        (
+            b1,
+            r#"{"touch":["west","a2"]}"#.to_owned(),
+            "node 0 (the root): west is not black's edge",
+        ),
+        (
+            b1,
+            r#"{"touch":["north","a2"]}"#.to_owned(),
+            "node 0 (the root): the connection does not join black's edges",
+        ),
+        (
+            b1,
+            r#"{"and":[0,1]}"#.to_owned(),
+            "node 0 (the root): step 0 names step 0, not an earlier one",
+        ),
+        (
+            r#""cols":2,"rows":2,"black":["b1"],"white":["a2"],"to_move":"black","winner":"black""#,
+            semis.to_owned(),
+            "node 0 (the root): a2 is white's",
+        ),
+    ] {
+        check_json(header, &vc(&steps), expected);
+    }
+}

@@ -11,8 +11,8 @@ use proptest::prelude::*;
 
 use crate::support::solved_up_to;
 
-fn certify(pos: &Position<Bitboard>, search: usize) -> Certificate {
-    let cfg = CertifyConfig { search, ..CertifyConfig::default() };
+fn certify(pos: &Position<Bitboard>, search: usize, vc: bool) -> Certificate {
+    let cfg = CertifyConfig { search, vc, ..CertifyConfig::default() };
     certificate(pos, &cfg).unwrap_or_else(|e| panic!("{e}"))
 }
 
@@ -28,9 +28,10 @@ fn certificates_of_the_ground_truth_check() {
     let six = small.iter().filter(|s| s.size == 6 && s.moves == "e1");
     for s in sample.chain(six) {
         let label = format!("{}x{} {}", s.size, s.size, s.moves);
-        let searches: &[usize] = if s.size < 6 { &[0, 8] } else { &[8] };
-        for &search in searches {
-            let cert = certify(&s.position(), search);
+        let ways: &[(usize, bool)] =
+            if s.size < 6 { &[(0, false), (0, true), (8, true)] } else { &[(8, true)] };
+        for &(search, vc) in ways {
+            let cert = certify(&s.position(), search, vc);
             let checked = check(&cert).unwrap_or_else(|e| panic!("{label}: {e}"));
             assert_eq!(checked.winner, s.winner, "{label}");
             let back = Certificate::from_bytes(&cert.to_bytes()).expect("reads back");
@@ -39,7 +40,8 @@ fn certificates_of_the_ground_truth_check() {
     }
 }
 
-/// 4x4 positions with their certificates written out to won boards, and the position at
+/// 4x4 positions with their certificates written out to won boards (no virtual connections,
+/// no search), and the position at
 /// which each node is first reached.
 struct Fixture {
     cert: Certificate,
@@ -53,7 +55,7 @@ fn fixtures() -> &'static [Fixture] {
         for moves in ["", "b2", "a4", "c2 b3"] {
             let mut pos = Position::<Bitboard>::square(4).expect("4x4");
             moves.parse::<nash_board::MoveList>().expect("moves").play_on(&mut pos).expect("legal");
-            let cert = certify(&pos, 0);
+            let cert = certify(&pos, 0, false);
             let mut reached = vec![None; cert.nodes.len()];
             walk(&cert, cert.nodes.len() - 1, &mut pos, &mut reached);
             out.push(Fixture { cert, reached });
@@ -75,7 +77,7 @@ fn walk(
     reached[id] = Some(pos.clone());
     let loser = !Color::from(cert.winner);
     match &cert.nodes[id] {
-        Node::Won | Node::Search => {}
+        Node::Won | Node::Search | Node::Vc { .. } => {}
         Node::Play { at, next } => {
             pos.play(at.0).expect("legal");
             walk(cert, *next as usize, pos, reached);
