@@ -194,8 +194,11 @@ impl<B: BitSet> VcBuilder<B> {
     /// empty cell of the board, and the other side is to move next.
     pub fn play(&mut self, cell: Cell) {
         let color = self.to_move;
+        // The side to move flips first, so that a set rebuilt by the update stops early by the
+        // rule of the position after the move: the mover's only at a full edge-to-edge
+        // connection, keeping every semi that narrows the opponent's mustplay.
+        self.flip_to_move(!color);
         self.put(color, cell);
-        self.set_to_move(!color);
     }
 
     /// Incremental update for a stone of `color` on the empty cell `cell` without changing the
@@ -239,11 +242,23 @@ impl<B: BitSet> VcBuilder<B> {
         if color == self.to_move {
             return;
         }
+        self.flip_to_move(color);
+        // The player no longer to move may have been stopped at its first edge-to-edge semi,
+        // leaving out semis that narrow the opponent's mustplay; a player stopped at a full
+        // one is built again too (it stops as soon). An unstopped set is closed under the
+        // rules whoever moves: the new mover's edge-to-edge semis are all there.
+        for c in Color::ALL {
+            if self.stores[c.index()].stopped {
+                self.rebuild(c);
+            }
+        }
+    }
+
+    /// Sets the side to move in the builder and its sets, without rebuilding anything.
+    fn flip_to_move(&mut self, color: Color) {
         self.to_move = color;
         for c in Color::ALL {
             self.stores[c.index()].to_move = c == color;
         }
-        // The player now to move may have an edge-to-edge semi that the early stop (which was
-        // waiting only for a full one) did not look for: its set is closed, so it is there.
     }
 }

@@ -78,3 +78,31 @@ fn section_5_5_2_c4_mustplay() {
     assert_eq!(m2.len(), 4);
     assert_eq!(mi, m3);
 }
+
+/// With the early stop, an incremental move leaves the mover's set complete: the mover is not
+/// to move next, so only a full edge-to-edge connection may stop its build, and White's
+/// mustplay after c4 is the one cell a rebuild finds (it was 17 cells when the mover's set was
+/// rebuilt as if the mover moved again).
+#[test]
+fn early_stop_keeps_the_movers_semis_after_a_move() {
+    let early = HSearchConfig { early_stop: true, ..HSearchConfig::thesis_base() };
+    let (rebuilt, _) = white_mustplay(early, false);
+    let (incremental, _) = white_mustplay(early, true);
+    assert_eq!(rebuilt.len(), 1, "{rebuilt:?}");
+    assert_eq!(incremental, rebuilt);
+}
+
+/// Changing the side to move rebuilds a set the early stop cut short for the old side to move:
+/// Black to move after c4 stops at its first edge-to-edge semi; with White to move, every
+/// semi is there again and White's mustplay is a rebuild's.
+#[test]
+fn set_to_move_rebuilds_a_stopped_set() {
+    let early = HSearchConfig { early_stop: true, ..HSearchConfig::thesis_base() };
+    let mut pos = position(6, "c4");
+    pos.set_to_move(Color::Black);
+    let mut vc = VcBuilder::new(early);
+    vc.build(&pos);
+    vc.set_to_move(Color::White);
+    let (rebuilt, _) = white_mustplay(early, false);
+    assert_eq!(vc.mustplay(), rebuilt);
+}
