@@ -1,6 +1,7 @@
 //! `cargo xtask hexgui`: a real HexGui window with `nash htp` attached, on a virtual X display,
 //! driven by xdotool: a 9x9 game record with a HexGui swap is loaded, a cell is clicked,
-//! genmove, the inferior-cell hint, a solve stopped with Stop, and a move back and forth.
+//! genmove, the inferior-cell hint, a solve stopped with Stop, a move back and forth, then
+//! every entry of the analysis menu from HexGui's Analyze dialog.
 //! Screenshots go to `target/hexgui/`. It fails when HexGui's log shows an error answer or a
 //! disconnect, or when a `showboard` answer differs from the position the commands HexGui sent
 //! make (replayed with nash-board, HTP's swap being Benzene's).
@@ -132,6 +133,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     session.wait_for("sending 'showboard'", 4, Duration::from_secs(10))?;
     std::thread::sleep(Duration::from_secs(1));
     session.shot("06-end")?;
+    session.run_analysis_entries()?;
 
     let log = std::fs::read_to_string(&session.log)?;
     let problems = check_log(&log);
@@ -176,6 +178,21 @@ fn install_tools() -> anyhow::Result<()> {
     Ok(())
 }
 
+/// HexGui's View menu and its Show Analyze item.
+const VIEW_MENU: (u32, u32) = (229, 36);
+const SHOW_ANALYZE: (u32, u32) = (287, 100);
+/// Where the Analyze dialog is moved (off the board), and where other dialogs go.
+const ANALYZE_AT: (u32, u32) = (880, 0);
+const DIALOGS_AT: (u32, u32) = (880, 600);
+/// The centre of the analysis list's first row, and the rows' height, in the moved dialog.
+const FIRST_ROW: (u32, u32) = (930, 9);
+const ROW_HEIGHT: f64 = 17.0;
+/// The entries the list shows without scrolling.
+const VISIBLE_ROWS: usize = 25;
+
+/// Windows of the session that are not dialogs an entry opened.
+const KNOWN_WINDOWS: &[&str] = &["", "Analyze", "Content window", "FocusProxy"];
+
 struct Session {
     display: String,
     log: PathBuf,
@@ -200,7 +217,7 @@ impl Session {
     fn shot(&self, name: &str) -> anyhow::Result<()> {
         let file = self.out.join(format!("{name}.png"));
         let status = Command::new("import")
-            .args(["-window", "root", "-crop", "870x600+0+0"])
+            .args(["-window", "root", "-crop", "1100x900+0+0"])
             .arg(&file)
             .env("DISPLAY", &self.display)
             .status()?;
@@ -208,6 +225,147 @@ impl Session {
             bail!("screenshot {name} failed");
         }
         Ok(())
+    }
+
+    /// Runs every entry of HexGui's analysis menu the list shows, by double-clicking it in
+    /// the Analyze dialog, two cells chosen for the entries that need them; an entry still
+    /// running after five seconds is stopped. Parameter dialogs are cancelled, other windows
+    /// moved off the board; a screenshot of each display.
+    fn run_analysis_entries(&self) -> anyhow::Result<()> {
+        let log = std::fs::read_to_string(&self.log)?;
+        let at = log.find("success: 'param/").context("no analysis menu in HexGui's log")?;
+        let menu: Vec<String> = log[at + "success: '".len()..]
+            .lines()
+            .take_while(|l| !l.starts_with("controller:"))
+            .map(|l| l.trim_end_matches('\'').to_owned())
+            .filter(|l| l.contains('/'))
+            .collect();
+        self.click(VIEW_MENU)?;
+        self.click(SHOW_ANALYZE)?;
+        std::thread::sleep(Duration::from_secs(1));
+        let (x, y) = ANALYZE_AT;
+        self.xdotool(&[
+            "search",
+            "--name",
+            "^Analyze$",
+            "windowmove",
+            &x.to_string(),
+            &y.to_string(),
+        ])?;
+        std::thread::sleep(Duration::from_millis(500));
+        for (i, entry) in menu.iter().enumerate().take(VISIBLE_ROWS) {
+            let label = entry.split('/').nth(1).unwrap_or_default().to_owned();
+            if entry.contains("%P") {
+                // Two cells chosen: ctrl-click, then ctrl-shift-click.
+                let (ax, ay) = cell_xy(4, 4);
+                // e5 and f6: a bridge, so the connection dialog has one to show.
+                let (bx, by) = cell_xy(5, 5);
+                self.xdotool(&[
+                    "mousemove",
+                    &ax.to_string(),
+                    &ay.to_string(),
+                    "keydown",
+                    "ctrl",
+                    "click",
+                    "1",
+                    "keyup",
+                    "ctrl",
+                ])?;
+                self.xdotool(&[
+                    "mousemove",
+                    &bx.to_string(),
+                    &by.to_string(),
+                    "keydown",
+                    "ctrl+shift",
+                    "click",
+                    "1",
+                    "keyup",
+                    "ctrl+shift",
+                ])?;
+                std::thread::sleep(Duration::from_millis(300));
+            }
+            let answers = self.answers();
+            let row_y = FIRST_ROW.1 + (ROW_HEIGHT * i as f64).round() as u32;
+            self.xdotool(&[
+                "mousemove",
+                &FIRST_ROW.0.to_string(),
+                &row_y.to_string(),
+                "click",
+                "--repeat",
+                "2",
+                "--delay",
+                "80",
+                "1",
+            ])?;
+            if self.wait_answers(answers, Duration::from_secs(5)).is_err() {
+                self.click(STOP)?;
+                self.wait_answers(answers, Duration::from_secs(60))
+                    .with_context(|| format!("the analysis entry {label:?}"))?;
+            }
+            std::thread::sleep(Duration::from_millis(800));
+            self.tidy_windows()?;
+            let name: String =
+                label.to_lowercase().split_whitespace().collect::<Vec<_>>().join("-");
+            self.shot(&format!("a{i:02}-{name}"))?;
+        }
+        Ok(())
+    }
+
+    /// The answers (success or error) HexGui's log shows so far.
+    fn answers(&self) -> usize {
+        let log = std::fs::read_to_string(&self.log).unwrap_or_default();
+        log.matches("controller: success:").count() + log.matches("controller: error:").count()
+    }
+
+    fn wait_answers(&self, before: usize, limit: Duration) -> anyhow::Result<()> {
+        let start = Instant::now();
+        while self.answers() <= before {
+            if start.elapsed() > limit {
+                bail!("no answer after {limit:?}");
+            }
+            std::thread::sleep(Duration::from_millis(200));
+        }
+        Ok(())
+    }
+
+    /// Cancels parameter dialogs and moves every other new window off the board.
+    fn tidy_windows(&self) -> anyhow::Result<()> {
+        let out = Command::new("xdotool")
+            .args(["search", "--onlyvisible", "--name", ".*"])
+            .env("DISPLAY", &self.display)
+            .output()?;
+        for id in String::from_utf8_lossy(&out.stdout).split_whitespace() {
+            let name = self.query(&["getwindowname", id]);
+            if KNOWN_WINDOWS.contains(&name.as_str()) || name.starts_with("HexGui") {
+                continue;
+            }
+            if name == "Edit Parameters" {
+                // Its Cancel button: about 63% across, 25 pixels above the bottom.
+                let geometry = self.query(&["getwindowgeometry", "--shell", id]);
+                let get = |k: &str| -> u32 {
+                    geometry
+                        .lines()
+                        .find_map(|l| l.strip_prefix(k))
+                        .and_then(|v| v.parse().ok())
+                        .unwrap_or(0)
+                };
+                let (x, y, w, h) = (get("X="), get("Y="), get("WIDTH="), get("HEIGHT="));
+                self.click((x + w * 63 / 100, (y + h).saturating_sub(25)))?;
+            } else {
+                let (x, y) = DIALOGS_AT;
+                let _ = self.xdotool(&["windowmove", id, &x.to_string(), &y.to_string()]);
+            }
+        }
+        Ok(())
+    }
+
+    fn query(&self, args: &[&str]) -> String {
+        Command::new("xdotool")
+            .args(args)
+            .env("DISPLAY", &self.display)
+            .output()
+            .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_owned())
+            .unwrap_or_default()
     }
 
     /// Waits until `text` occurs `times` times in HexGui's log.
@@ -253,7 +411,7 @@ impl Session {
 /// differ from the position the commands sent before them make.
 fn check_log(log: &str) -> Vec<String> {
     let mut problems = Vec::new();
-    for bad in ["controller: error:", "Caught error", "Disconnected", "controller: invalid"] {
+    for bad in ["Caught error", "Disconnected", "controller: invalid"] {
         for line in log.lines().filter(|l| l.contains(bad)) {
             problems.push(format!("HexGui: {line}"));
         }
@@ -274,6 +432,15 @@ fn check_log(log: &str) -> Vec<String> {
         } else {
             None
         };
+        // An error answer is a problem, unless Stop interrupted the command (an interrupted
+        // dfpn-solver-find-winning answers `? undecided … (interrupted)`).
+        let region = &rest[..next];
+        if let Some(e) = region.find("controller: error:") {
+            if !region.contains("Sending interrupt") {
+                let line = region[e..].lines().next().unwrap_or_default();
+                problems.push(format!("HexGui: {line} (to {command})"));
+            }
+        }
         let words: Vec<&str> = command.split_whitespace().collect();
         match (words.as_slice(), &answer) {
             (["boardsize", c, r], Some(_)) => {

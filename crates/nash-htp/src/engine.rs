@@ -94,6 +94,10 @@ gfx/Player Search/player-search %m
 plist/All Legal Moves/all_legal_moves %m
 string/Final Score/final_score";
 
+/// The time `dfpn-get-pv` takes at most when `param_dfpn timelimit` sets none: HexGui leaves
+/// its Stop button off for the command.
+const PV_TIME: Duration = Duration::from_secs(10);
+
 /// The analysis types GoGui does not know (HexGui's own): left out of `gogui_analyze_commands`.
 const HEXGUI_ONLY_TYPES: &[&str] = &["inferior/", "vc/"];
 
@@ -440,6 +444,8 @@ impl Engine {
                     None => with_position!(&self.pos, p => p.to_move()),
                 };
                 let mut cfg = self.solver_config(SolverKind::Dfpn);
+                // HexGui offers no Stop for this command, so it never runs unbounded.
+                cfg.budget.time.get_or_insert(PV_TIME);
                 let _deadline = CommandDeadline::arm(&mut cfg);
                 let line = match &self.pos {
                     AnyPosition::Small(p) => {
