@@ -8,6 +8,9 @@
 //!   every one-move opening of 4x4 and 5x5.
 //! - `ews`: Chen 2025 s.5.11, negamax against EWS (and df-pn) on the 50 three-move 6x6
 //!   positions of testdata/hsearch-table-5.1.txt.
+//! - `horrell`: Horrell et al. Table 1, the round robin of minimax, beam, MCTS, AMAF and
+//!   AMAF-bridge on 9x9 (the Monte Carlo players at `--playouts` a move), both colours of the
+//!   balanced openings `a2` to `a8`, beside the paper's win rates.
 
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
@@ -32,6 +35,9 @@ pub struct Args {
     /// Write a progress line to stderr every few seconds (a bar is shown on a terminal anyway).
     #[arg(long)]
     progress: bool,
+    /// Playouts a move of the Monte Carlo players (`horrell`).
+    #[arg(long, default_value_t = 5000, value_parser = clap::value_parser!(u64).range(1..=10_000_000))]
+    playouts: u64,
     /// The progress display while the experiment runs.
     #[arg(skip)]
     watch: Option<Watch>,
@@ -285,6 +291,92 @@ enum Experiment {
     Negamax,
     /// Negamax against expected-work search (Chen 2025 s.5.11).
     Ews,
+    /// Horrell et al. Table 1: the round robin of their five players on 9x9.
+    Horrell,
+}
+
+/// Horrell et al.'s five players (Table 1's names) and their win rates against each other
+/// there, row against column (`None` on the diagonal).
+const HORRELL: [(&str, [Option<f64>; 5]); 5] = [
+    ("minimax", [None, Some(0.50), Some(0.65), Some(0.25), Some(0.45)]),
+    ("beam", [Some(0.50), None, Some(0.70), Some(0.25), Some(0.50)]),
+    ("mcts", [Some(0.35), Some(0.30), None, Some(0.10), Some(0.35)]),
+    ("amaf", [Some(0.75), Some(0.75), Some(0.90), None, Some(0.90)]),
+    ("amaf-bridge", [Some(0.55), Some(0.50), Some(0.65), Some(0.10), None]),
+];
+
+/// One game on a `size` board opened by Black's `opening`: whether `black` won.
+fn horrell_game(
+    size: usize,
+    opening: nash_board::Cell,
+    black: &str,
+    white: &str,
+) -> anyhow::Result<bool> {
+    use nash_board::{with_position, AnyPosition, Color, Move};
+    let mut pos = AnyPosition::new(size, size)?;
+    with_position!(&mut pos, p => p.play(opening))?;
+    let mut players = [nash_play::build(black)?, nash_play::build(white)?];
+    let budget = nash_play::MoveBudget::default();
+    loop {
+        if let Some(w) = with_position!(&pos, p => p.winner()) {
+            return Ok(w == Color::Black);
+        }
+        let side = with_position!(&pos, p => p.to_move()).index();
+        let Move::Cell(c) = players[side].choose(&pos, &budget).mv else {
+            // A resignation.
+            return Ok(side == 1);
+        };
+        with_position!(&mut pos, p => p.play(c))?;
+    }
+}
+
+fn horrell(args: &Args) -> anyhow::Result<()> {
+    const SIZE: usize = 9;
+    let spec = |name: &str| match name {
+        "minimax" | "beam" => name.to_owned(),
+        _ => format!("{name}:playouts={}", args.playouts),
+    };
+    let openings: Vec<nash_board::Cell> =
+        (1..SIZE as u8 - 1).map(|r| nash_board::Cell::at(0, r)).collect();
+    args.solves(HORRELL.len() * (HORRELL.len() - 1) / 2 * openings.len() * 2);
+    let n = HORRELL.len();
+    let mut wins = vec![vec![0u32; n]; n];
+    for i in 0..n {
+        for j in i + 1..n {
+            let (a, b) = (spec(HORRELL[i].0), spec(HORRELL[j].0));
+            for &o in &openings {
+                let a_black = horrell_game(SIZE, o, &a, &b)?;
+                let b_black = horrell_game(SIZE, o, &b, &a)?;
+                wins[i][j] += u32::from(a_black) + u32::from(!b_black);
+                wins[j][i] += u32::from(!a_black) + u32::from(b_black);
+                if let Some(w) = &args.watch {
+                    w.done_one();
+                    w.done_one();
+                }
+            }
+        }
+    }
+    let games = 2.0 * openings.len() as f64;
+    say!(
+        args,
+        "Horrell et al. Table 1 on {SIZE}x{SIZE}: win rate of the row against the column, \
+         {} games a pairing, Monte Carlo players at {} playouts (the paper's in brackets)",
+        games,
+        args.playouts
+    );
+    let names: Vec<&str> = HORRELL.iter().map(|h| h.0).collect();
+    say!(args, "| | {} |", names.join(" | "));
+    say!(args, "|---{}|", "|---:".repeat(n));
+    for i in 0..n {
+        let cells: Vec<String> = (0..n)
+            .map(|j| match HORRELL[i].1[j] {
+                None => "-".to_owned(),
+                Some(p) => format!("{:.2} ({p:.2})", f64::from(wins[i][j]) / games),
+            })
+            .collect();
+        say!(args, "| {} | {} |", names[i], cells.join(" | "));
+    }
+    Ok(())
 }
 
 pub fn run(mut args: Args) -> anyhow::Result<()> {
@@ -293,5 +385,6 @@ pub fn run(mut args: Args) -> anyhow::Result<()> {
         Experiment::Table1 => table1(&args),
         Experiment::Negamax => negamax(&args),
         Experiment::Ews => ews(&args),
+        Experiment::Horrell => horrell(&args),
     }
 }
