@@ -4,7 +4,7 @@
 use nash_board::{with_position, AnyPosition, Color, Move};
 use nash_play::{build, playouts, MoveBudget, SpecError};
 
-use crate::common::{nodes, position, PROVEN};
+use crate::common::{cell, nodes, position, PROVEN};
 
 /// (board size, moves, side to move, policy, the share of playouts the side to move wins, the
 /// tolerance): exact shares where the fill decides alone.
@@ -128,4 +128,16 @@ fn a_small_position_is_solved_first() {
     assert!(c.value.unwrap() >= PROVEN && c.nodes == 0, "{c:?}");
     let c = build("mcts:solve=8").unwrap().choose(&pos, &nodes(1));
     assert!(c.value.unwrap() < PROVEN && c.nodes == 1, "{c:?}");
+}
+
+#[test]
+fn a_full_tree_keeps_playing_out_from_its_leaves() {
+    // One MiB holds about 37,000 nodes: 60,000 playouts on 9x9 fill it, and the search goes
+    // on with playouts from the leaves it has, to the same kind of answer.
+    let pos = position(9, "e5");
+    let budget = MoveBudget { playouts: Some(60_000), ..MoveBudget::default() };
+    let c = build("amaf:mem=1").unwrap().choose(&pos, &budget);
+    assert_eq!(c.nodes, 60_000);
+    let m = cell(&c);
+    assert!(with_position!(&pos, p => p.empty_cells().contains(m)), "{m}");
 }
