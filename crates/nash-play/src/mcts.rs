@@ -377,7 +377,24 @@ fn choose<B: BitSet>(workers: &[Worker<B>], start: Instant) -> Choice {
         mv: Move::Cell(best),
         value: Some(value),
         pv,
-        scores: cells.iter().map(|&b| (B::cell_of(b), 2.0 * rate(&moves[b]) - 1.0)).collect(),
+        // Only the moves the search looked at: an unvisited move's neutral 0 would rank it above
+        // every visited move that loses more often than it wins.
+        scores: cells
+            .iter()
+            .filter_map(|&b| {
+                let m = &moves[b];
+                let score = if m.wins_now {
+                    1.0
+                } else if m.lost {
+                    -1.0
+                } else if m.visits > 0 {
+                    2.0 * rate(m) - 1.0
+                } else {
+                    return None;
+                };
+                Some((B::cell_of(b), score))
+            })
+            .collect(),
         depth: workers.iter().map(|w| w.depth).max().unwrap_or(0),
         nodes: workers.iter().map(|w| w.iterations).sum(),
         elapsed: start.elapsed(),

@@ -141,3 +141,17 @@ fn a_full_tree_keeps_playing_out_from_its_leaves() {
     let m = cell(&c);
     assert!(with_position!(&pos, p => p.empty_cells().contains(m)), "{m}");
 }
+
+#[test]
+fn scores_name_only_the_moves_the_search_visited() {
+    // Twenty playouts on 9x9 reach at most twenty of the 80 root moves: the others have no
+    // score (an unvisited move's neutral score would outrank visited losing ones).
+    let pos = position(9, "e5");
+    let budget = MoveBudget { playouts: Some(20), ..MoveBudget::default() };
+    for spec in ["mcts:seed=1", "amaf:seed=1"] {
+        let c = build(spec).unwrap().choose(&pos, &budget);
+        assert!(!c.scores.is_empty(), "{spec}");
+        assert!(c.scores.len() <= 20, "{spec}: {} scores", c.scores.len());
+        assert!(c.scores.iter().all(|&(_, v)| (-1.0..=1.0).contains(&v)), "{spec}: {:?}", c.scores);
+    }
+}
