@@ -111,6 +111,13 @@ fn the_principal_variation_is_a_won_game() {
     let (code, stdout, _) = nash(&["solve", "b1 a1 b2 a2 b3", "--size", "3"]);
     assert_eq!(code, 0);
     assert!(stdout.contains("black wins") && !stdout.contains("principal variation"), "{stdout}");
+    // --no-pv skips it: the value alone, and `null` in JSON.
+    let (code, stdout, _) = nash(&["solve", "a1", "--size", "4", "--no-pv"]);
+    assert_eq!(code, 0);
+    assert!(stdout.contains("white wins") && !stdout.contains("principal variation"), "{stdout}");
+    let (code, stdout, _) = nash(&["solve", "a1", "--size", "4", "--no-pv", "--json"]);
+    assert_eq!(code, 0);
+    assert!(stdout.contains("\"principal_variation\": null"), "{stdout}");
 }
 
 #[test]
