@@ -168,7 +168,7 @@ pub struct PlayParams {
 /// No input makes the engine stop except `quit` and the end of the input.
 #[derive(Debug)]
 pub struct Engine {
-    pos: AnyPosition,
+    pub(crate) pos: AnyPosition,
     params: SolverParams,
     /// The player `genmove` asks, and the spec it was built from as given.
     player: Box<dyn Player>,

@@ -13,6 +13,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{mpsc, Arc, Mutex};
 use std::time::{Duration, Instant};
 
+use nash_board::{with_position, Color, Move};
 use nash_search::Progress;
 
 use crate::protocol::{format_answer, parse_line};
@@ -170,13 +171,18 @@ impl Engine {
             let Some(cmd) = parse_line(&line) else { continue };
             let (cancel, by_user) = interrupts.start(seq);
             self.stop = Some((cancel, Arc::clone(&by_user)));
-            let progress = self.guifx.then(|| Arc::new(Progress::new()));
+            let progress = self.guifx.then(|| Arc::new(Progress::with_line()));
             self.progress = progress.clone();
+            // The searched line is published from the position's setup on: the board's own
+            // moves are left out of the drawing.
+            let base = with_position!(&self.pos, p => {
+                p.history().iter().filter(|(_, m)| matches!(m, Move::Cell(_))).count()
+            });
             let result = std::thread::scope(|s| {
                 let (done, wait) = mpsc::channel::<()>();
                 if let Some(p) = progress {
                     let output = &output;
-                    s.spawn(move || write_gfx(&p, &wait, output));
+                    s.spawn(move || write_gfx(&p, base, &wait, output));
                 }
                 let r = self.execute(&cmd);
                 drop(done);
@@ -198,9 +204,15 @@ impl Engine {
 
 /// Writes the solver's progress every [`GFX_PERIOD`] while a command runs (until `wait`
 /// closes) and it has counted nodes: on `output` as Benzene's df-pn does (a `gogui-gfx:` block
-/// ended by an empty line, which HexGui reads between answers and shows on its status bar), and
-/// on standard error as one `gogui-gfx:` line for GoGui.
-fn write_gfx<W: Write>(progress: &Progress, wait: &mpsc::Receiver<()>, output: &Mutex<W>) {
+/// ended by an empty line, which HexGui reads between answers: the line being searched, past
+/// the board's `base` moves, as `VAR` on the board, the counts as `TEXT` on its status bar),
+/// and on standard error as one `gogui-gfx:` line for GoGui.
+fn write_gfx<W: Write>(
+    progress: &Progress,
+    base: usize,
+    wait: &mpsc::Receiver<()>,
+    output: &Mutex<W>,
+) {
     let start = Instant::now();
     while let Err(mpsc::RecvTimeoutError::Timeout) = wait.recv_timeout(GFX_PERIOD) {
         let s = progress.snapshot();
@@ -213,8 +225,13 @@ fn write_gfx<W: Write>(progress: &Progress, wait: &mpsc::Receiver<()>, output: &
         if let Some(total) = s.total.filter(|&t| t > 1) {
             text.push_str(&format!(", {} of {total} decided", s.decided));
         }
+        let mut var = String::from("VAR");
+        for (color, cell) in progress.line().into_iter().skip(base) {
+            let c = if color == Color::Black { 'b' } else { 'w' };
+            var.push_str(&format!(" {c} {cell}"));
+        }
         let mut out = output.lock().unwrap_or_else(|e| e.into_inner());
-        let _ = write!(out, "gogui-gfx:\ndfpn\nVAR\nLABEL\nTEXT {text}\n\n");
+        let _ = write!(out, "gogui-gfx:\ndfpn\n{var}\nLABEL\nTEXT {text}\n\n");
         let _ = out.flush();
         eprintln!("gogui-gfx: TEXT {text}");
     }

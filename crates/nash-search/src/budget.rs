@@ -112,6 +112,13 @@ impl Limits {
         self
     }
 
+    /// The progress to publish the searched line to, right after a batch of nodes was
+    /// reported (every few hundred nodes), when it asks for the line.
+    pub(crate) fn line_due(&self) -> Option<&crate::Progress> {
+        let p = self.progress.as_deref()?;
+        (self.tick == 0 && p.wants_line()).then_some(p)
+    }
+
     /// Why the solve stopped, if it did.
     pub(crate) fn reason(&self) -> Option<StopReason> {
         self.stopped

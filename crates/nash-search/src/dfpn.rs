@@ -21,7 +21,7 @@ mod tree;
 
 use std::sync::atomic::{AtomicU32, Ordering};
 
-use nash_board::{BitSet, Cell, Color, Position};
+use nash_board::{BitSet, Cell, Color, Move, Position};
 
 use crate::budget::Limits;
 use crate::config::{Parallel, SolverConfig};
@@ -216,6 +216,14 @@ impl<'t, B: BitSet> Dfpn<'t, B> {
         let key = self.key;
         if self.limits.exceeded(self.stats.nodes) {
             return Res { pn: 1, dn: 1, carrier: B::EMPTY, best: NO_MOVE };
+        }
+        if let Some(p) = self.limits.line_due() {
+            // Once a batch of nodes, and only for a progress that asks: the moves played on the
+            // way here, for a GUI to draw.
+            p.set_line(self.pos.history().into_iter().filter_map(|(c, m)| match m {
+                Move::Cell(cell) => Some((c, cell)),
+                _ => None,
+            }));
         }
         let me = self.pos.to_move();
         let node = self.pipe.analyse(&mut self.pos, depth, &mut self.stats);

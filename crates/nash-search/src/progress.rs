@@ -6,7 +6,10 @@
 //! and when a search ends, so the counters cost the search one atomic add per batch and
 //! nothing per node.
 
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Mutex;
+
+use nash_board::{Cell, Color};
 
 /// Counters shared between the solves that report into them and the threads that read them.
 ///
@@ -33,6 +36,9 @@ pub struct Progress {
     nodes: AtomicU64,
     decided: AtomicU64,
     total: AtomicU64,
+    /// Whether df-pn workers publish the line they are searching (see [`Progress::with_line`]).
+    wants_line: AtomicBool,
+    line: Mutex<Vec<(Color, Cell)>>,
 }
 
 /// The counters of a [`Progress`] read at one moment.
@@ -51,6 +57,30 @@ impl Progress {
     /// Counters at zero, with the total unknown.
     pub fn new() -> Progress {
         Progress::default()
+    }
+
+    /// Counters at zero that also keep the line a df-pn worker is searching, from the solved
+    /// position down, refreshed at each batch of nodes (a GUI draws it as the search goes).
+    pub fn with_line() -> Progress {
+        Progress { wants_line: AtomicBool::new(true), ..Progress::default() }
+    }
+
+    /// The moves (with their colours) a df-pn worker was last seen searching below the solved
+    /// position; empty unless made [`Progress::with_line`] or before the first batch.
+    pub fn line(&self) -> Vec<(Color, Cell)> {
+        self.line.lock().map(|l| l.clone()).unwrap_or_default()
+    }
+
+    pub(crate) fn wants_line(&self) -> bool {
+        self.wants_line.load(Ordering::Relaxed)
+    }
+
+    /// Replaces the line, unless another worker is writing it (one of them is enough).
+    pub(crate) fn set_line(&self, line: impl Iterator<Item = (Color, Cell)>) {
+        if let Ok(mut l) = self.line.try_lock() {
+            l.clear();
+            l.extend(line);
+        }
     }
 
     /// Nodes searched so far.

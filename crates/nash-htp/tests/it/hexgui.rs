@@ -43,9 +43,43 @@ fn issue_24_fill_in_labels_carry_the_colour_in_the_second_letter() {
 fn gfx_transcript(input: &str) -> (Vec<String>, usize) {
     let text = crate::transcript(input);
     let blocks: Vec<String> = crate::answers(&text);
-    let gfx =
-        blocks.iter().filter(|b| b.starts_with("gogui-gfx:\ndfpn\nVAR\nLABEL\nTEXT ")).count();
+    let gfx = blocks.iter().filter(|b| gfx_var(b).is_some()).count();
     (blocks.into_iter().filter(|b| !b.starts_with("gogui-gfx:")).collect(), gfx)
+}
+
+/// The moves of a df-pn progress block's `VAR` line (`b e5 w f4 ...`), if `block` is one:
+/// `gogui-gfx:`, `dfpn`, `VAR ...`, `LABEL`, `TEXT ...`.
+fn gfx_var(block: &str) -> Option<Vec<String>> {
+    let mut lines = block.lines();
+    let head = (lines.next()?, lines.next()?);
+    let var = lines.next()?.strip_prefix("VAR")?;
+    let tail = (lines.next()?, lines.next()?.starts_with("TEXT "));
+    (head == ("gogui-gfx:", "dfpn") && tail == ("LABEL", true))
+        .then(|| var.split_whitespace().map(str::to_owned).collect())
+}
+
+#[test]
+fn issue_24_the_solve_button_draws_the_line_being_searched() {
+    // Two and a half seconds of the empty 8x8 board: at least two progress blocks, and the
+    // lines they draw are games from the board as it is, Black first, colours alternating.
+    let text = crate::transcript(
+        "boardsize 8 8\nparam_dfpn use_guifx 1\nparam_dfpn timelimit 2.5\n\
+         dfpn-solve-state black\n",
+    );
+    let lines: Vec<Vec<String>> = crate::answers(&text).iter().filter_map(|b| gfx_var(b)).collect();
+    assert!(lines.len() >= 2, "{text}");
+    assert!(lines.iter().any(|l| !l.is_empty()), "no line drawn: {lines:?}");
+    for line in &lines {
+        assert_eq!(line.len() % 2, 0, "{line:?}");
+        let mut cells = std::collections::HashSet::new();
+        for (i, pair) in line.chunks(2).enumerate() {
+            assert_eq!(pair[0], if i % 2 == 0 { "b" } else { "w" }, "{line:?}");
+            assert!(
+                pair[1].parse::<nash_board::Cell>().is_ok() && cells.insert(&pair[1]),
+                "{line:?}"
+            );
+        }
+    }
 }
 
 #[test]
