@@ -178,19 +178,9 @@ impl<B: BitSet> Checker<'_, B> {
             Node::Restrict { keep, next } => {
                 let next = child(*next).map_err(|r| bad(self, r))?;
                 let empty = pos.empty_cells();
-                let mut kept = B::EMPTY;
-                for &At(cell) in keep {
-                    if !pos.geometry().is_on_board(cell)
-                        || !empty.contains(cell)
-                        || kept.contains(cell)
-                    {
-                        return Err(bad(
-                            self,
-                            format!("keeps {cell}, which is not a new empty cell"),
-                        ));
-                    }
-                    kept = kept.with(cell);
-                }
+                let kept = new_empty_cells(pos, keep.iter().map(|a| a.0)).map_err(|cell| {
+                    bad(self, format!("keeps {cell}, which is not a new empty cell"))
+                })?;
                 if kept == empty {
                     return Err(bad(self, "a restriction that keeps every empty cell".into()));
                 }
@@ -220,19 +210,9 @@ impl<B: BitSet> Checker<'_, B> {
                 let mut common = empty;
                 let mut carriers = Vec::with_capacity(options.len());
                 for (keep, _) in options {
-                    let mut kept = B::EMPTY;
-                    for &At(cell) in keep {
-                        if !pos.geometry().is_on_board(cell)
-                            || !empty.contains(cell)
-                            || kept.contains(cell)
-                        {
-                            return Err(bad(
-                                self,
-                                format!("an option keeps {cell}, which is not a new empty cell"),
-                            ));
-                        }
-                        kept = kept.with(cell);
-                    }
+                    let kept = new_empty_cells(pos, keep.iter().map(|a| a.0)).map_err(|cell| {
+                        bad(self, format!("an option keeps {cell}, which is not a new empty cell"))
+                    })?;
                     if kept == empty {
                         return Err(bad(self, "an option that answers no move".into()));
                     }
@@ -266,19 +246,10 @@ impl<B: BitSet> Checker<'_, B> {
                 if empty.is_empty() {
                     return Err(bad(self, "replies on a full board".into()));
                 }
-                let mut answered = B::EMPTY;
-                for &(At(cell), _) in replies {
-                    if !pos.geometry().is_on_board(cell)
-                        || !empty.contains(cell)
-                        || answered.contains(cell)
-                    {
-                        return Err(bad(
-                            self,
-                            format!("a reply to {cell}, which is not a new empty cell"),
-                        ));
-                    }
-                    answered = answered.with(cell);
-                }
+                let answered =
+                    new_empty_cells(pos, replies.iter().map(|r| r.0 .0)).map_err(|cell| {
+                        bad(self, format!("a reply to {cell}, which is not a new empty cell"))
+                    })?;
                 if let Some(missing) = (empty - answered).iter().next() {
                     return Err(bad(self, format!("no reply to {loser}'s move {missing}")));
                 }
@@ -337,4 +308,21 @@ impl<B: BitSet> Checker<'_, B> {
         self.search.insert(key, won);
         won
     }
+}
+
+/// The set of `cells` when each is an empty cell of `pos`, named once; else the first that is
+/// not (off the board, occupied, or named twice).
+fn new_empty_cells<B: BitSet>(
+    pos: &Position<B>,
+    cells: impl Iterator<Item = Cell>,
+) -> Result<B, Cell> {
+    let empty = pos.empty_cells();
+    let mut set = B::EMPTY;
+    for cell in cells {
+        if !pos.geometry().is_on_board(cell) || !empty.contains(cell) || set.contains(cell) {
+            return Err(cell);
+        }
+        set = set.with(cell);
+    }
+    Ok(set)
 }
