@@ -158,6 +158,29 @@ pub(crate) fn certificate_in<B: BitSet>(
     })
 }
 
+/// How a position's win is shown: the node to write and the empty cells it keeps.
+enum Plan<B> {
+    /// The winner has connected.
+    Won,
+    /// Few enough empty cells (all kept) for the checker's search.
+    Search(B),
+    /// A virtual connection between the winner's edges.
+    Vc(derive::Derived<B>),
+    /// The solver's move (the winner's turn) or none (the loser's), within its carrier.
+    Solved { mv: Option<Cell>, keep: B },
+}
+
+impl<B: BitSet> Plan<B> {
+    fn keep(&self) -> B {
+        match self {
+            Plan::Won => B::EMPTY,
+            Plan::Search(empty) => *empty,
+            Plan::Vc(d) => d.carrier,
+            Plan::Solved { keep, .. } => *keep,
+        }
+    }
+}
+
 struct Builder<'t, B: BitSet> {
     worker: Resolver<'t, B>,
     step: SolverConfig,
@@ -241,32 +264,50 @@ impl<B: BitSet> Builder<'_, B> {
     /// A carrier of the winner's win in `pos` (the empty cells to keep; the loser may have the
     /// others) and the node proving the win in `pos` restricted to it.
     fn restricted(&mut self, pos: &mut Position<B>) -> Result<(B, u32), CertifyError> {
+        let plan = self.plan(pos)?;
+        self.write(pos, plan)
+    }
+
+    /// How the winner's win in `pos` will be shown, and the cells it keeps, without writing
+    /// anything yet.
+    fn plan(&mut self, pos: &Position<B>) -> Result<Plan<B>, CertifyError> {
         let empty = pos.empty_cells();
         if pos.winner() == Some(self.winner) {
-            return Ok((B::EMPTY, self.leaf(Node::Won)));
+            return Ok(Plan::Won);
         }
         if empty.len() <= self.search {
-            return Ok((empty, self.leaf(Node::Search)));
+            return Ok(Plan::Search(empty));
         }
         let winner_moves = pos.to_move() == self.winner;
         if self.vc {
             if let Some(d) = derive::edge_to_edge(pos, self.winner, winner_moves) {
-                return Ok((d.carrier, self.push(Node::Vc { steps: d.steps })));
+                return Ok(Plan::Vc(d));
             }
         }
-        let (mv, carrier) = match self.solve(pos)?.outcome {
+        match self.solve(pos)?.outcome {
             Outcome::Win { winning_move, carrier } if winner_moves => {
                 let mv = match winning_move {
                     Some(m) => m,
                     None => self.keep_win(pos, carrier)?,
                 };
-                (Some(mv), carrier.with(mv))
+                Ok(Plan::Solved { mv: Some(mv), keep: carrier.with(mv) & empty })
             }
-            Outcome::Loss { carrier } if !winner_moves => (None, carrier),
-            _ => return Err(self.inconsistent(format!("{} does not win", self.winner))),
+            Outcome::Loss { carrier } if !winner_moves => {
+                Ok(Plan::Solved { mv: None, keep: carrier & empty })
+            }
+            _ => Err(self.inconsistent(format!("{} does not win", self.winner))),
+        }
+    }
+
+    /// The node of a plan made for `pos`, and the cells it keeps.
+    fn write(&mut self, pos: &mut Position<B>, plan: Plan<B>) -> Result<(B, u32), CertifyError> {
+        let (mv, keep) = match plan {
+            Plan::Won => return Ok((B::EMPTY, self.leaf(Node::Won))),
+            Plan::Search(empty) => return Ok((empty, self.leaf(Node::Search))),
+            Plan::Vc(d) => return Ok((d.carrier, self.push(Node::Vc { steps: d.steps }))),
+            Plan::Solved { mv, keep } => (mv, keep),
         };
-        let keep = carrier & empty;
-        pos.fill(!self.winner, empty - keep);
+        pos.fill(!self.winner, pos.empty_cells() - keep);
         let key = (pos.black(), pos.white(), pos.to_move());
         let inner = match self.made.get(&key) {
             Some(&id) => Ok(id),
@@ -282,7 +323,9 @@ impl<B: BitSet> Builder<'_, B> {
 
     /// The winner's move `mv`; or, with `None`, options answering every move of the loser,
     /// each the strategy after one of the loser's moves, restricted to its carrier, until no
-    /// cell is in every carrier.
+    /// cell is in every carrier. The options are chosen greedily as for a set cover: each is
+    /// the loser's move, among the cells still in every carrier, whose own carrier keeps the
+    /// fewest of them (the smallest carrier on a tie, then board order).
     fn strategy(&mut self, pos: &mut Position<B>, mv: Option<Cell>) -> Result<u32, CertifyError> {
         if let Some(m) = mv {
             pos.play_unchecked(m);
@@ -292,12 +335,33 @@ impl<B: BitSet> Builder<'_, B> {
             pos.undo();
             return Ok(self.push(Node::Play { at: At(m), next: next? }));
         }
-        let mut common = pos.empty_cells();
-        let mut options = Vec::new();
-        while let Some(x) = common.iter().next() {
+        let mut plans: Vec<(Cell, Option<Plan<B>>)> = Vec::new();
+        for x in pos.empty_cells().iter() {
             pos.play_unchecked(x);
             self.line.push(x);
-            let option = self.restricted(pos);
+            let plan = self.plan(pos);
+            self.line.pop();
+            pos.undo();
+            plans.push((x, Some(plan?)));
+        }
+        let mut common = pos.empty_cells();
+        let mut options = Vec::new();
+        while !common.is_empty() {
+            let pick = plans
+                .iter()
+                .enumerate()
+                .filter(|(_, (x, plan))| plan.is_some() && common.contains(*x))
+                .min_by_key(|(_, (_, plan))| {
+                    let keep = plan.as_ref().map_or(B::EMPTY, Plan::keep);
+                    ((keep & common).len(), keep.len())
+                })
+                .map(|(i, _)| i);
+            let Some((x, Some(plan))) = pick.map(|i| (plans[i].0, plans[i].1.take())) else {
+                return Err(self.inconsistent("a loser's move has no answer".to_string()));
+            };
+            pos.play_unchecked(x);
+            self.line.push(x);
+            let option = self.write(pos, plan);
             self.line.pop();
             pos.undo();
             let (keep, next) = option?;
