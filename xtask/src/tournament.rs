@@ -149,6 +149,12 @@ struct GameLine {
     detail: Option<String>,
     moves: usize,
     seconds: f64,
+    /// Per colour (Black first): seconds spent answering `genmove`, and how many (absent in
+    /// results written before they were recorded).
+    #[serde(default)]
+    think: Option<[f64; 2]>,
+    #[serde(default)]
+    genmoves: Option<[usize; 2]>,
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
@@ -235,6 +241,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             detail: played.detail.clone(),
             moves: played.moves.len(),
             seconds: played.seconds,
+            think: Some(played.think),
+            genmoves: Some(played.genmoves),
         };
         // One line per game, written whole: an interruption loses at most the games running.
         writeln!(log, "{}", serde_json::to_string(&line)?)
@@ -449,6 +457,10 @@ struct EngineRow {
     /// Bradley–Terry Elo (the field's mean is 0) and the half width of its 95% interval.
     elo: f64,
     elo_95: f64,
+    /// The mean seconds a `genmove` took, over the games that recorded it.
+    seconds_per_move: Option<f64>,
+    #[serde(skip)]
+    clock: (f64, usize),
 }
 
 #[derive(Debug, Serialize)]
@@ -484,6 +496,8 @@ impl Report {
                 win_rate_95: (0.0, 1.0),
                 elo: 0.0,
                 elo_95: f64::INFINITY,
+                seconds_per_move: None,
+                clock: (0.0, 0),
             })
             .collect();
         let mut counted = 0;
@@ -503,6 +517,12 @@ impl Report {
             if !matches!(g.reason.as_str(), "connection" | "resignation") {
                 rows[loser].forfeits += 1;
             }
+            if let (Some(think), Some(asked)) = (g.think, g.genmoves) {
+                for (side, i) in [b, w].into_iter().enumerate() {
+                    rows[i].clock.0 += think[side];
+                    rows[i].clock.1 += asked[side];
+                }
+            }
         }
         let rated = ratings(&wins);
         for (row, r) in rows.iter_mut().zip(&rated) {
@@ -511,6 +531,8 @@ impl Report {
             row.win_rate_95 = wilson(row.wins as f64, g, Z95);
             row.elo = r.elo;
             row.elo_95 = r.error;
+            let (seconds, asked) = row.clock;
+            row.seconds_per_move = (asked > 0).then(|| seconds / asked as f64);
         }
         let mut pairings = Vec::new();
         for i in 0..n {
@@ -544,13 +566,13 @@ impl Report {
         order.sort_by(|a, b| b.elo.total_cmp(&a.elo));
         let _ = writeln!(
             out,
-            "{:width$}  games  wins  as black  forfeits  win rate (95%)        Elo (95%)",
+            "{:width$}  games  wins  as black  forfeits  win rate (95%)        Elo (95%)    s/move",
             "engine"
         );
         for e in order {
             let _ = writeln!(
                 out,
-                "{:width$}  {:5}  {:4}  {:>9}  {:8}  {:5.1}% ({:5.1}-{:5.1})  {:+6.0} ± {:.0}",
+                "{:width$}  {:5}  {:4}  {:>9}  {:8}  {:5.1}% ({:5.1}-{:5.1})  {:+6.0} ± {:<4.0}  {:>6}",
                 e.name,
                 e.games,
                 e.wins,
@@ -560,7 +582,8 @@ impl Report {
                 100.0 * e.win_rate_95.0,
                 100.0 * e.win_rate_95.1,
                 e.elo,
-                e.elo_95
+                e.elo_95,
+                e.seconds_per_move.map_or("-".to_owned(), |s| format!("{s:.2}"))
             );
         }
         let _ = writeln!(out);

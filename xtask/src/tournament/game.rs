@@ -77,6 +77,9 @@ pub struct Played {
     /// The moves, the opening first (a resignation is the last).
     pub moves: Vec<(Color, Move)>,
     pub seconds: f64,
+    /// Per colour (Black first): the seconds spent answering `genmove`, and how many.
+    pub think: [f64; 2],
+    pub genmoves: [usize; 2],
 }
 
 impl Played {
@@ -145,7 +148,8 @@ pub fn play(
         Position::square(setup.size).expect("the tournament checked the board size");
     let mut moves = Vec::new();
     let mut sides = [Side { spec: black, engine: None }, Side { spec: white, engine: None }];
-    let end = run(setup, &mut sides, &mut pos, &mut moves, opening);
+    let mut clock = Clock::default();
+    let end = run(setup, &mut sides, &mut pos, &mut moves, &mut clock, opening);
     let (winner, reason, detail) = match end {
         Ok((winner, reason)) => (winner, reason, None),
         Err(f) => {
@@ -159,7 +163,15 @@ pub fn play(
         }
     };
     drop(sides);
-    Played { winner, reason, detail, moves, seconds: start.elapsed().as_secs_f64() }
+    let seconds = start.elapsed().as_secs_f64();
+    Played { winner, reason, detail, moves, seconds, think: clock.think, genmoves: clock.genmoves }
+}
+
+/// The time each colour spent on its moves.
+#[derive(Default)]
+struct Clock {
+    think: [f64; 2],
+    genmoves: [usize; 2],
 }
 
 /// The game proper; `Err` names the side that forfeits.
@@ -168,6 +180,7 @@ fn run(
     sides: &mut [Side<'_>; 2],
     pos: &mut Position<WideBitboard>,
     moves: &mut Vec<(Color, Move)>,
+    clock: &mut Clock,
     opening: Option<Cell>,
 ) -> Result<(Color, Reason), Fault> {
     let n = setup.size;
@@ -217,7 +230,10 @@ fn run(
         let engine = side.engine.as_mut().expect("a started engine");
         let asked = Instant::now();
         let (asked_as, _) = to_engine(swapped, mover, Move::Pass);
-        let answer = match engine.ask(&format!("genmove {}", letter(asked_as)), Some(limit)) {
+        let answer = engine.ask(&format!("genmove {}", letter(asked_as)), Some(limit));
+        clock.think[mover.index()] += asked.elapsed().as_secs_f64();
+        clock.genmoves[mover.index()] += 1;
+        let answer = match answer {
             Ok(Ok(answer)) => answer,
             Ok(Err(msg)) => {
                 return Err(fault(mover, Reason::Crash, format!("{name} refused genmove: ? {msg}")))
