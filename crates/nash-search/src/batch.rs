@@ -26,43 +26,60 @@ use crate::progress;
 /// share, and the shared table the rest. The budget applies to each solve (a time limit counts
 /// from that solve's start); cancelling it stops them all.
 pub fn solve_many<B: BitSet>(positions: &[Position<B>], cfg: &SolverConfig) -> Vec<SolveResult<B>> {
-    progress::announce(cfg, positions.len());
-    let _span = tracing::debug_span!("solve_many", positions = positions.len()).entered();
-    many(positions, cfg)
+    solve_many_each(positions, cfg, &|_, _| {})
 }
 
-/// [`solve_many`] without announcing the positions to the progress (each is counted as it is
-/// finished).
-fn many<B: BitSet>(positions: &[Position<B>], cfg: &SolverConfig) -> Vec<SolveResult<B>> {
+/// [`solve_many`], calling `each(i, result)` as soon as position `i` is solved (from the thread
+/// that solved it), so that a caller can keep every result the moment it exists: a process
+/// killed part way loses only the solves still running.
+pub fn solve_many_each<B: BitSet>(
+    positions: &[Position<B>],
+    cfg: &SolverConfig,
+    each: &(dyn Fn(usize, &SolveResult<B>) + Sync),
+) -> Vec<SolveResult<B>> {
+    progress::announce(cfg, positions.len());
+    let _span = tracing::debug_span!("solve_many", positions = positions.len()).entered();
+    many(positions, cfg, each)
+}
+
+/// [`solve_many_each`] without announcing the positions to the progress (each is counted as
+/// it is finished).
+fn many<B: BitSet>(
+    positions: &[Position<B>],
+    cfg: &SolverConfig,
+    each: &(dyn Fn(usize, &SolveResult<B>) + Sync),
+) -> Vec<SolveResult<B>> {
     let Some(first) = positions.first() else { return Vec::new() };
-    let counted = |r: SolveResult<B>| {
+    let counted = |i: usize, r: SolveResult<B>| {
+        each(i, &r);
         progress::finished(cfg);
         r
     };
     if positions.len() == 1 {
         // Nothing to put beside it: the solve gets every thread.
-        return vec![counted(crate::entry::solve_alone(first, cfg))];
+        return vec![counted(0, crate::entry::solve_alone(first, cfg))];
     }
     if positions.iter().any(|p| !std::ptr::eq(p.geometry(), first.geometry())) {
         // Boards of several sizes: a table per solve.
-        let each = crate::entry::one_thread(cfg);
+        let one = crate::entry::one_thread(cfg);
         return side_by_side(positions.len(), cfg.threads, |i| {
-            counted(crate::entry::solve_alone(&positions[i], &each))
+            counted(i, crate::entry::solve_alone(&positions[i], &one))
         });
     }
     if let Some(tiny) = positions.iter().map(crate::narrowed).collect::<Option<Vec<_>>>() {
-        return many(&tiny, cfg).into_iter().map(SolveResult::convert).collect();
+        let wide = |i: usize, r: &SolveResult<_>| each(i, &r.clone().convert());
+        return many(&tiny, cfg, &wide).into_iter().map(SolveResult::convert).collect();
     }
     let setup = Setup::set(cfg, first.geometry());
     let table = match setup.table() {
         Ok(t) => t,
         Err(outcome) => {
             let failed = SolveResult { outcome, stats: Stats::default() };
-            return positions.iter().map(|_| counted(failed.clone())).collect();
+            return (0..positions.len()).map(|i| counted(i, failed.clone())).collect();
         }
     };
     let ctx = setup.ctx(&table);
-    side_by_side(positions.len(), cfg.threads, |i| counted(solve_in(&positions[i], &ctx)))
+    side_by_side(positions.len(), cfg.threads, |i| counted(i, solve_in(&positions[i], &ctx)))
 }
 
 /// Runs `job(0..count)` on `threads` threads, each taking whole jobs, and returns the results

@@ -69,7 +69,7 @@ mod table;
 mod winning;
 
 pub use analyser::{Analyser, Analysis, Verdict};
-pub use batch::solve_many;
+pub use batch::{solve_many, solve_many_each};
 pub use certify::{certificate, CertifyConfig, CertifyError, DEFAULT_SEARCH};
 pub use config::{Budget, Knowledge, MoveOrdering, Parallel, SolverConfig, SolverKind};
 pub use entry::solve;

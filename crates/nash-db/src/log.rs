@@ -1,0 +1,150 @@
+//! The file: a header (magic and version), then records appended one after another, each
+//! framed by its length and a CRC-32 of its bytes, so that a tear (a write cut short by a kill)
+//! is found and everything before it kept.
+//!
+//! ```text
+//! header   b"NASHSDB\0"  version: u32 LE
+//! record   length: u32 LE  crc32(payload): u32 LE  payload: postcard(Record)
+//! ```
+
+use serde::{Deserialize, Serialize};
+
+use crate::key::Key;
+
+/// The first eight bytes of every database file.
+pub const MAGIC: &[u8; 8] = b"NASHSDB\0";
+
+/// The format version this program reads and writes.
+pub const VERSION: u32 = 1;
+
+/// Bytes of the header.
+pub const HEADER_LEN: usize = MAGIC.len() + 4;
+
+/// Bytes of a record's frame before its payload.
+pub const FRAME_LEN: usize = 8;
+
+/// No record is this long: a longer length field is a tear or damage, not a record.
+const MAX_PAYLOAD: usize = 1 << 20;
+
+/// What is known of a solved position, in the canonical frame of its key. Cells are indices
+/// `row * cols + col`.
+#[derive(Clone, PartialEq, Eq, Debug, Default, Serialize, Deserialize)]
+pub struct Entry {
+    /// Whether the player to move wins.
+    pub wins: bool,
+    /// A winning move of the player to move, when known (only for wins).
+    pub winning_move: Option<u16>,
+    /// The empty cells the proof depends on, when known (the solver's carrier).
+    pub carrier: Option<Vec<u16>>,
+    /// The exact set of winning moves of the player to move, when every move was decided.
+    pub winning_set: Option<Vec<u16>>,
+    /// Nodes the solve that found the value took (0 when not counted).
+    pub nodes: u64,
+}
+
+impl Entry {
+    /// This entry with what `other` knows and it does not; `None` if their values differ.
+    pub fn merged(&self, other: &Entry) -> Option<Entry> {
+        if self.wins != other.wins {
+            return None;
+        }
+        Some(Entry {
+            wins: self.wins,
+            winning_move: self.winning_move.or(other.winning_move),
+            carrier: self.carrier.clone().or_else(|| other.carrier.clone()),
+            winning_set: self.winning_set.clone().or_else(|| other.winning_set.clone()),
+            nodes: self.nodes.max(other.nodes),
+        })
+    }
+}
+
+/// One record of the log: a key and what is known of it.
+#[derive(Serialize, Deserialize)]
+struct Record<'a> {
+    #[serde(borrow)]
+    key: &'a [u8],
+    entry: Entry,
+}
+
+/// The header bytes.
+pub fn header() -> [u8; HEADER_LEN] {
+    let mut h = [0; HEADER_LEN];
+    h[..MAGIC.len()].copy_from_slice(MAGIC);
+    h[MAGIC.len()..].copy_from_slice(&VERSION.to_le_bytes());
+    h
+}
+
+/// What the header of a file says.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Header {
+    /// Our magic and version.
+    Ok,
+    /// A file cut short within the header (or empty): a database that was being created.
+    Partial,
+    /// Another magic: not a database of this program.
+    Foreign,
+    /// Our magic, another version.
+    Version(u32),
+}
+
+/// Reads the header at the start of `bytes`.
+pub fn read_header(bytes: &[u8]) -> Header {
+    let ours = header();
+    if bytes.len() < HEADER_LEN {
+        return if ours.starts_with(bytes) { Header::Partial } else { Header::Foreign };
+    }
+    if &bytes[..MAGIC.len()] != MAGIC {
+        return Header::Foreign;
+    }
+    let mut v = [0; 4];
+    v.copy_from_slice(&bytes[MAGIC.len()..HEADER_LEN]);
+    match u32::from_le_bytes(v) {
+        VERSION => Header::Ok,
+        other => Header::Version(other),
+    }
+}
+
+/// The framed bytes of one record.
+pub fn frame(key: &Key, entry: &Entry) -> Vec<u8> {
+    let payload = postcard::to_stdvec(&Record { key: key.as_bytes(), entry: entry.clone() })
+        .expect("a record always serialises");
+    let mut out = Vec::with_capacity(FRAME_LEN + payload.len());
+    out.extend_from_slice(&(payload.len() as u32).to_le_bytes());
+    out.extend_from_slice(&crc32fast::hash(&payload).to_le_bytes());
+    out.extend_from_slice(&payload);
+    out
+}
+
+/// The records of a file's bytes after the header, and where the intact part ends.
+#[derive(Debug, Default)]
+pub struct Scan {
+    /// The records in file order.
+    pub records: Vec<(Key, Entry)>,
+    /// Bytes of the file (header included) up to the end of the last intact record.
+    pub valid_len: u64,
+}
+
+/// Reads records from `bytes` (a whole file, header included) until the end or the first frame
+/// that is cut short, fails its checksum or does not decode: that frame and everything after it
+/// are a tear.
+pub fn scan(bytes: &[u8]) -> Scan {
+    let mut scan = Scan { records: Vec::new(), valid_len: HEADER_LEN as u64 };
+    let mut at = HEADER_LEN;
+    while let Some(frame) = bytes.get(at..at + FRAME_LEN) {
+        let len = u32::from_le_bytes([frame[0], frame[1], frame[2], frame[3]]) as usize;
+        let crc = u32::from_le_bytes([frame[4], frame[5], frame[6], frame[7]]);
+        if len > MAX_PAYLOAD {
+            break;
+        }
+        let Some(payload) = bytes.get(at + FRAME_LEN..at + FRAME_LEN + len) else { break };
+        if crc32fast::hash(payload) != crc {
+            break;
+        }
+        let Ok(record) = postcard::from_bytes::<Record<'_>>(payload) else { break };
+        let Ok(key) = Key::from_bytes(record.key) else { break };
+        scan.records.push((key, record.entry));
+        at += FRAME_LEN + len;
+        scan.valid_len = at as u64;
+    }
+    scan
+}
