@@ -23,7 +23,7 @@ use nash_board::{with_position, AnyPosition, BitSet, Cell, Move, Position};
 use nash_search::{Knowledge, MoveOrdering, Outcome, SolverConfig};
 
 pub(crate) use playout::Policy;
-use tree::{Proof, Worker};
+use tree::{Forest, Proof};
 
 use crate::eval::WIN;
 use crate::per_board::PerBoard;
@@ -84,8 +84,10 @@ pub(crate) struct Config {
     pub(crate) reuse: bool,
     /// Solve the position first when it has at most this many empty cells (0: never).
     pub(crate) solve: u32,
-    /// Threads, each with its own tree (root parallelism).
+    /// Threads.
     pub(crate) threads: usize,
+    /// How the threads share the work: one tree each, or one tree for all.
+    pub(crate) parallel: Parallel,
     /// The memory limit of the trees, in MiB.
     pub(crate) mem_mib: usize,
     /// The seed of the random numbers.
@@ -113,6 +115,7 @@ impl Config {
             reuse: false,
             solve: 0,
             threads: 1,
+            parallel: Parallel::Root,
             mem_mib: 256,
             seed: 1,
             swap: false,
@@ -170,6 +173,8 @@ impl Config {
             s.get_checked("threads", self.threads, "a thread count from 1 to 256", |t| {
                 (1..=256).contains(t)
             })?;
+        self.parallel =
+            s.get("parallel", self.parallel, "root (a tree per thread) or tree (one tree)")?;
         self.mem_mib =
             s.get_checked("mem", self.mem_mib, "a tree size in MiB from 1 to 65536", |m| {
                 (1..=65536).contains(m)
@@ -183,7 +188,7 @@ impl Config {
     pub(crate) fn spec(&self) -> String {
         format!(
             "{}:c={},rave={},fpu={},playout={},playouts={},expand={},fillin={},mustplay={},vc={},\
-             solver={},prior={},reuse={},solve={},threads={},mem={},seed={},swap={}",
+             solver={},prior={},reuse={},solve={},threads={},parallel={},mem={},seed={},swap={}",
             self.name,
             self.c,
             self.rave,
@@ -199,10 +204,48 @@ impl Config {
             self.reuse,
             self.solve,
             self.threads,
+            self.parallel,
             self.mem_mib,
             self.seed,
             self.swap
         )
+    }
+
+    /// Whether the threads grow one tree together.
+    pub(crate) fn shared_tree(&self) -> bool {
+        self.parallel == Parallel::Tree && self.threads > 1
+    }
+}
+
+/// How the threads of a search share the work.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Parallel {
+    /// Each thread grows its own tree from its own seed and the roots' statistics are summed
+    /// (Cazenave and Jouandeau 2007): deterministic given a playout budget.
+    Root,
+    /// The threads grow one tree, lock-free, with a virtual loss for each playout in flight
+    /// (Chaslot, Winands and van den Herik 2008; Enzenberger and Müller 2009).
+    Tree,
+}
+
+impl FromStr for Parallel {
+    type Err = ();
+
+    fn from_str(s: &str) -> Result<Parallel, ()> {
+        match s {
+            "root" => Ok(Parallel::Root),
+            "tree" => Ok(Parallel::Tree),
+            _ => Err(()),
+        }
+    }
+}
+
+impl std::fmt::Display for Parallel {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Parallel::Root => "root",
+            Parallel::Tree => "tree",
+        })
     }
 }
 
@@ -284,10 +327,7 @@ impl Mcts {
             return Some(c);
         }
         let geom = pos.geometry();
-        let workers = self.state.get(
-            |w: &Vec<Worker<B>>| w.len() == cfg.threads && std::ptr::eq(w[0].geometry(), geom),
-            || (0..cfg.threads).map(|i| Worker::new(geom, cfg, i as u64)).collect(),
-        );
+        let forest = self.state.get(|f: &Forest<B>| f.fits(geom, cfg), || Forest::new(geom, cfg));
         let limits = Limits {
             deadline: budget.time.and_then(|t| start.checked_add(t)),
             cancel: budget.cancel.clone(),
@@ -300,42 +340,27 @@ impl Mcts {
         };
         // One seed per position and thread: a position searched again draws the same numbers.
         let seed = cfg.seed ^ pos.hash().wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        let threads = workers.len() as u64;
-        for (i, w) in workers.iter_mut().enumerate() {
-            w.start(pos, cfg, seed.wrapping_add(i as u64));
-        }
-        let share = |i: usize| total.map(|t| t / threads + u64::from((i as u64) < t % threads));
-        if let [w] = workers.as_mut_slice() {
-            w.search(pos, cfg, &limits, share(0));
-        } else {
-            std::thread::scope(|s| {
-                let (first, rest) = workers.split_first_mut().expect("at least one thread");
-                for (i, w) in rest.iter_mut().enumerate() {
-                    let (limits, share) = (&limits, share(i + 1));
-                    s.spawn(move || w.search(pos, cfg, limits, share));
-                }
-                first.search(pos, cfg, &limits, share(0));
-            });
-        }
-        Some(choose(workers, start))
+        forest.start(pos, cfg, seed);
+        forest.search(pos, cfg, &limits, total);
+        Some(choose(forest, start))
     }
 }
 
 /// The move of the summed root statistics, with what the threads saw.
-fn choose<B: BitSet>(workers: &[Worker<B>], start: Instant) -> Choice {
+fn choose<B: BitSet>(forest: &Forest<B>, start: Instant) -> Choice {
     let mut moves = vec![RootMove::default(); B::CAPACITY];
     let mut cells: Vec<usize> = Vec::new();
     let mut won: Option<Cell> = None;
     let mut lost = false;
-    for w in workers {
-        match w.root().proof {
+    for t in &forest.trees {
+        match t.root().proof() {
             Proof::Win if won.is_none() => {
-                won = w.best_child(0).map(|c| B::cell_of(usize::from(w.nodes[c].bit)));
+                won = t.best_child(0).map(|c| B::cell_of(t.node(c).bit()));
             }
             Proof::Loss => lost = true,
             _ => {}
         }
-        for c in w.root_children() {
+        for c in t.root_children() {
             let bit = usize::from(c.bit);
             let m = &mut moves[bit];
             if !cells.contains(&bit) {
@@ -369,7 +394,7 @@ fn choose<B: BitSet>(workers: &[Worker<B>], start: Instant) -> Choice {
         2.0 * rate(bm) - 1.0
     };
     let mut pv = Vec::new();
-    workers[0].pv(&mut pv);
+    forest.trees[0].pv::<B>(&mut pv);
     if pv.first() != Some(&best) {
         pv = vec![best];
     }
@@ -395,8 +420,8 @@ fn choose<B: BitSet>(workers: &[Worker<B>], start: Instant) -> Choice {
                 Some((B::cell_of(b), score))
             })
             .collect(),
-        depth: workers.iter().map(|w| w.depth).max().unwrap_or(0),
-        nodes: workers.iter().map(|w| w.iterations).sum(),
+        depth: forest.workers.iter().map(|w| w.depth).max().unwrap_or(0),
+        nodes: forest.workers.iter().map(|w| w.iterations).sum(),
         elapsed: start.elapsed(),
     }
 }

@@ -12,8 +12,8 @@ use nash_play::{build, MoveBudget};
 /// Arguments of `cargo xtask bench play`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// Player specs, each measured in turn (comma-separated names; settings after a colon
-    /// need one `--players` each).
+    /// Player specs, each measured in turn, comma-separated (`amaf:threads=2,parallel=tree,mcts`:
+    /// a `key=value` without a colon belongs to the spec before it).
     #[arg(long, value_delimiter = ',', default_values_t = [
         "hexy".to_string(), "queenbee".to_string(), "yreduction".to_string(),
         "pattern-ab".to_string(), "alphabeta".to_string(), "minimax".to_string(),
@@ -96,6 +96,22 @@ fn playouts(args: &Args, count: u64) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// The specs of `--players`, whose commas split settings as well as specs: a piece with `=`
+/// and no `:` is a setting of the spec before it.
+fn specs(pieces: &[String]) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for p in pieces {
+        match out.last_mut() {
+            Some(last) if p.contains('=') && !p.contains(':') => {
+                last.push(',');
+                last.push_str(p);
+            }
+            _ => out.push(p.clone()),
+        }
+    }
+    out
+}
+
 pub fn run(args: Args) -> anyhow::Result<()> {
     if let Some(count) = args.playouts {
         return playouts(&args, count);
@@ -104,7 +120,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     println!("|---|---|---:|---:|---:|---:|");
     for &size in &args.sizes {
         let positions = positions(size, args.positions).context("building the positions")?;
-        for spec in &args.players {
+        for spec in &specs(&args.players) {
             let (mut rate, mut depth, mut nodes) = (Vec::new(), Vec::new(), Vec::new());
             let mut proven = 0;
             for pos in &positions {
@@ -130,4 +146,14 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn settings_stay_with_their_spec() {
+        let pieces: Vec<String> =
+            ["amaf:threads=2", "parallel=tree", "mcts", "best:c=0.1"].map(String::from).into();
+        assert_eq!(super::specs(&pieces), ["amaf:threads=2,parallel=tree", "mcts", "best:c=0.1"]);
+    }
 }

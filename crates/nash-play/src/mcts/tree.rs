@@ -1,11 +1,25 @@
-//! The search tree of one thread: an arena of nodes whose children lie side by side, UCT
-//! selection (Kocsis and Szepesvári 2006) with RAVE (Gelly and Silver 2007, the AMAF of Horrell
-//! et al. s.2.3.4), expansion with the knowledge pipeline's verdicts and pruned moves, and the
-//! MCTS-solver's backup of proven nodes (Winands, Björnsson and Saito 2008; Chen 2025 s.2.3).
+//! The search tree and the threads that grow it: an arena of nodes whose children lie side by
+//! side, UCT selection (Kocsis and Szepesvári 2006) with RAVE (Gelly and Silver 2007, the AMAF
+//! of Horrell et al. s.2.3.4), expansion with the knowledge pipeline's verdicts and pruned
+//! moves, and the MCTS-solver's backup of proven nodes (Winands, Björnsson and Saito 2008;
+//! Chen 2025 s.2.3).
 //!
-//! Architecture Invariant: an iteration allocates nothing. The arena is one `Vec` that grows
-//! by whole blocks of children until the memory limit, the position is played and undone in
-//! place, and the playout reuses its buffers.
+//! A tree is grown by one thread (root parallelism: one tree per thread) or by several at once
+//! (tree parallelism), so its nodes are atomics and every thread reads and writes them with
+//! relaxed loads and stores, lock-free as in Fuego (Enzenberger and Müller 2009): a visit is
+//! counted when a thread descends through the node, before its playout is played, and the win
+//! when it ends, so a playout in flight counts as a loss for the moves on its path (a virtual
+//! loss, which sends the other threads elsewhere). An AMAF count lost to a race between two
+//! threads is lost; the counts that decide the move (visits, wins) are atomic additions.
+//! A node's children are written before the node is marked expanded (release), and read after
+//! that mark is seen (acquire).
+//!
+//! Architecture Invariant: an iteration allocates nothing. The arena is a fixed table of
+//! chunks, each allocated once the first time the tree reaches it and kept for later searches;
+//! the position is played and undone in place, and the playout reuses its buffers.
+
+use std::sync::atomic::{AtomicU16, AtomicU32, AtomicU8, AtomicUsize, Ordering::*};
+use std::sync::OnceLock;
 
 use nash_board::{BitSet, Cell, Color, Geometry, Position};
 use nash_search::{Analyser, Verdict};
@@ -22,105 +36,363 @@ pub(crate) enum Proof {
     Loss,
 }
 
+/// `Node::flags`: the proof in the low two bits (0 unknown, 1 win, 2 loss), then these.
+const PROOF_MASK: u8 = 3;
+/// The node's children (or its proof by knowledge) are written.
+const EXPANDED: u8 = 4;
+/// A thread has taken the node to expand it (or found the arena full).
+const CLAIMED: u8 = 8;
+
 /// One node: the move that leads to it and its statistics, counted for the player who made
 /// that move.
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Debug, Default)]
 pub(crate) struct Node {
     /// Index of the first child in the arena; the children are `first..first + children`.
-    pub(crate) first: u32,
-    /// Playouts through this node.
-    pub(crate) visits: u32,
-    /// Of those, the ones the player who moved here won.
-    pub(crate) wins: f32,
+    first: AtomicU32,
+    /// Playouts through this node, those in flight included.
+    visits: AtomicU32,
+    /// Of the finished ones, those the player who moved here won.
+    wins: AtomicU32,
     /// Playouts below the parent in which this node's mover took this cell later (AMAF),
-    /// prior knowledge included as virtual playouts.
-    pub(crate) amaf_visits: f32,
-    /// Of those, the ones that mover won.
-    pub(crate) amaf_wins: f32,
+    /// prior knowledge included as virtual playouts (an `f32`'s bits).
+    amaf_visits: AtomicU32,
+    /// Of those, the ones that mover won (an `f32`'s bits).
+    amaf_wins: AtomicU32,
     /// Number of children.
-    pub(crate) children: u16,
+    children: AtomicU16,
     /// The bit index of the move's cell.
+    bit: AtomicU16,
+    /// The proof and the expansion state.
+    flags: AtomicU8,
+}
+
+/// What the player reads of a node after the search.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Stats {
     pub(crate) bit: u16,
-    /// The proven value for the player to move here.
+    pub(crate) visits: u32,
+    pub(crate) wins: u32,
     pub(crate) proof: Proof,
-    /// Whether the node was expanded (children made, or a verdict found).
-    pub(crate) expanded: bool,
 }
 
 impl Node {
     fn range(&self) -> std::ops::Range<usize> {
-        self.first as usize..self.first as usize + self.children as usize
+        let first = self.first.load(Relaxed) as usize;
+        first..first + usize::from(self.children.load(Relaxed))
+    }
+
+    fn children(&self) -> usize {
+        usize::from(self.children.load(Relaxed))
+    }
+
+    pub(crate) fn proof(&self) -> Proof {
+        match self.flags.load(Relaxed) & PROOF_MASK {
+            0 => Proof::Unknown,
+            1 => Proof::Win,
+            _ => Proof::Loss,
+        }
+    }
+
+    fn set_proof(&self, proof: Proof) {
+        let bits = match proof {
+            Proof::Unknown => 0,
+            Proof::Win => 1,
+            Proof::Loss => 2,
+        };
+        self.flags.fetch_or(bits, Relaxed);
+    }
+
+    /// Whether the children (or the proof by knowledge) are there to read.
+    fn expanded(&self) -> bool {
+        self.flags.load(Acquire) & EXPANDED != 0
+    }
+
+    /// Takes the node for expansion: false if another thread (or an earlier visit) did.
+    fn claim(&self) -> bool {
+        self.flags.fetch_or(CLAIMED, Acquire) & CLAIMED == 0
+    }
+
+    fn publish(&self) {
+        self.flags.fetch_or(EXPANDED, Release);
+    }
+
+    fn visits(&self) -> u32 {
+        self.visits.load(Relaxed)
+    }
+
+    fn wins(&self) -> u32 {
+        self.wins.load(Relaxed)
+    }
+
+    pub(crate) fn bit(&self) -> usize {
+        usize::from(self.bit.load(Relaxed))
+    }
+
+    fn amaf(&self) -> (f32, f32) {
+        (
+            f32::from_bits(self.amaf_visits.load(Relaxed)),
+            f32::from_bits(self.amaf_wins.load(Relaxed)),
+        )
+    }
+
+    /// Counts one more AMAF playout, `won` or not (a plain load and store: a count that a
+    /// race with another thread loses is lost).
+    fn add_amaf(&self, won: bool) {
+        let (v, w) = self.amaf();
+        self.amaf_visits.store((v + 1.0).to_bits(), Relaxed);
+        if won {
+            self.amaf_wins.store((w + 1.0).to_bits(), Relaxed);
+        }
+    }
+
+    /// Makes this slot a fresh leaf for the move at `bit` with `amaf` virtual playouts.
+    fn init(&self, bit: usize, amaf: (f32, f32)) {
+        self.first.store(0, Relaxed);
+        self.visits.store(0, Relaxed);
+        self.wins.store(0, Relaxed);
+        self.amaf_visits.store(amaf.0.to_bits(), Relaxed);
+        self.amaf_wins.store(amaf.1.to_bits(), Relaxed);
+        self.children.store(0, Relaxed);
+        self.bit.store(bit as u16, Relaxed);
+        self.flags.store(0, Relaxed);
+    }
+
+    /// Makes this slot a copy of `other` (its children are copied by the caller, who sets
+    /// `first`); a node not expanded can be expanded again.
+    fn copy(&self, other: &Node) {
+        self.first.store(0, Relaxed);
+        self.visits.store(other.visits(), Relaxed);
+        self.wins.store(other.wins(), Relaxed);
+        self.amaf_visits.store(other.amaf_visits.load(Relaxed), Relaxed);
+        self.amaf_wins.store(other.amaf_wins.load(Relaxed), Relaxed);
+        self.children.store(other.children.load(Relaxed), Relaxed);
+        self.bit.store(other.bit.load(Relaxed), Relaxed);
+        let flags = other.flags.load(Relaxed);
+        let claimed = if flags & EXPANDED != 0 { CLAIMED } else { 0 };
+        self.flags.store(flags & !CLAIMED | claimed, Relaxed);
+    }
+
+    fn stats(&self) -> Stats {
+        Stats {
+            bit: self.bit.load(Relaxed),
+            visits: self.visits(),
+            wins: self.wins(),
+            proof: self.proof(),
+        }
     }
 }
 
-/// One thread's tree, playouts, knowledge and random numbers.
+/// Nodes a chunk of the arena holds (16,384: 448 KiB).
+const CHUNK_BITS: u32 = 14;
+const CHUNK: usize = 1 << CHUNK_BITS;
+
+/// One search tree: nodes in chunks allocated as the tree first reaches them, shared by the
+/// threads that grow it. The root is node 0.
 #[derive(Debug)]
-pub(crate) struct Worker<B: BitSet> {
-    geom: &'static Geometry<B>,
-    pub(crate) nodes: Vec<Node>,
-    /// The arena built while re-rooting (kept to reuse its memory).
-    spare: Vec<Node>,
+pub(crate) struct Tree {
+    chunks: Box<[OnceLock<Box<[Node]>>]>,
+    /// Slots handed out so far.
+    len: AtomicUsize,
+    /// The memory limit, in nodes (the root's children are made whatever it says).
     max_nodes: usize,
-    playouts: Playouts<B>,
-    analyser: Option<Analyser<B>>,
-    rng: Rng,
-    path: Vec<u32>,
-    order: Vec<Cell>,
-    /// The root position of the tree (stones and side to move), for reuse at the next move.
-    root: Option<([B; 2], Color)>,
-    /// Playouts run in the current search.
-    pub(crate) iterations: u64,
-    /// The deepest node reached below the root.
-    pub(crate) depth: u32,
 }
 
-impl<B: BitSet> Worker<B> {
-    /// A worker for `geom` with the settings of `cfg`, drawing from `seed`.
-    pub(crate) fn new(geom: &'static Geometry<B>, cfg: &Config, seed: u64) -> Worker<B> {
-        let knowledge = cfg.knowledge();
-        let max_nodes = (cfg.mem_mib << 20) / std::mem::size_of::<Node>() / cfg.threads.max(1);
-        Worker {
-            geom,
-            nodes: Vec::new(),
-            spare: Vec::new(),
+impl Tree {
+    /// An empty tree of at most `max_nodes` nodes.
+    pub(crate) fn new(max_nodes: usize) -> Tree {
+        let chunks = max_nodes.max(2).div_ceil(CHUNK).max(1);
+        let tree = Tree {
+            chunks: (0..chunks).map(|_| OnceLock::new()).collect(),
+            len: AtomicUsize::new(0),
             max_nodes: max_nodes.max(2),
-            playouts: Playouts::new(geom, cfg.policy),
-            analyser: knowledge.map(|k| Analyser::new(&k, geom, 8)),
-            rng: Rng::new(seed),
-            path: Vec::with_capacity(geom.cells().len() + 2),
-            order: Vec::with_capacity(geom.cells().len()),
-            root: None,
-            iterations: 0,
-            depth: 0,
+        };
+        tree.clear();
+        tree
+    }
+
+    /// Back to a lone root.
+    fn clear(&self) {
+        self.chunk(0);
+        self.len.store(1, Relaxed);
+        self.node(0).init(0, (0.0, 0.0));
+    }
+
+    fn chunk(&self, i: usize) -> &[Node] {
+        self.chunks[i].get_or_init(|| (0..CHUNK).map(|_| Node::default()).collect())
+    }
+
+    /// The node at `i` (handed out by [`Tree::alloc`], so its chunk exists).
+    pub(crate) fn node(&self, i: usize) -> &Node {
+        &self.chunks[i >> CHUNK_BITS].get().expect("an allocated node")[i & (CHUNK - 1)]
+    }
+
+    /// `k` consecutive slots in one chunk, the first one's index; `None` when the memory limit
+    /// (or, for the root's children, the last chunk) is reached.
+    fn alloc(&self, k: usize, root: bool) -> Option<usize> {
+        let limit = if root { self.chunks.len() * CHUNK } else { self.max_nodes };
+        let mut cur = self.len.load(Relaxed);
+        let start = loop {
+            let start = if (cur & (CHUNK - 1)) + k > CHUNK { (cur | (CHUNK - 1)) + 1 } else { cur };
+            if start + k > limit {
+                return None;
+            }
+            match self.len.compare_exchange_weak(cur, start + k, Relaxed, Relaxed) {
+                Ok(_) => break start,
+                Err(now) => cur = now,
+            }
+        };
+        self.chunk(start >> CHUNK_BITS);
+        Some(start)
+    }
+
+    /// The root.
+    pub(crate) fn root(&self) -> &Node {
+        self.node(0)
+    }
+
+    /// The root's children's statistics.
+    pub(crate) fn root_children(&self) -> impl Iterator<Item = Stats> + '_ {
+        self.root().range().map(|i| self.node(i).stats())
+    }
+
+    /// The best child of `node`: a proven win if there is one, else the most visited of those
+    /// not proven lost.
+    pub(crate) fn best_child(&self, node: usize) -> Option<usize> {
+        let n = self.node(node);
+        if !n.expanded() {
+            return None;
+        }
+        if n.proof() == Proof::Win {
+            if let Some(i) = n.range().find(|&i| self.node(i).proof() == Proof::Loss) {
+                return Some(i);
+            }
+        }
+        n.range().max_by(|&a, &b| {
+            let (x, y) = (self.node(a), self.node(b));
+            (x.proof() != Proof::Win)
+                .cmp(&(y.proof() != Proof::Win))
+                .then(x.visits().cmp(&y.visits()))
+                .then(x.wins().cmp(&y.wins()))
+                .then(b.cmp(&a))
+        })
+    }
+
+    /// The line of most visited children from the root.
+    pub(crate) fn pv<B: BitSet>(&self, out: &mut Vec<Cell>) {
+        let mut node = 0;
+        while let Some(c) = self.best_child(node) {
+            let n = self.node(c);
+            out.push(B::cell_of(n.bit()));
+            if n.visits() == 0 && n.proof() == Proof::Unknown {
+                break;
+            }
+            node = c;
         }
     }
 
-    /// The board this worker plays on.
-    pub(crate) fn geometry(&self) -> &'static Geometry<B> {
-        self.geom
+    /// Copies the subtree under `at` into `out` as its whole tree, `at` its root, breadth
+    /// first (`queue` holds the nodes to copy the children of: original, copy). False when
+    /// `out` is too small.
+    fn copy_subtree(&self, at: usize, out: &Tree, queue: &mut Vec<(u32, u32)>) -> bool {
+        out.clear();
+        out.node(0).copy(self.node(at));
+        out.node(0).bit.store(0, Relaxed);
+        queue.clear();
+        queue.push((at as u32, 0));
+        let mut next = 0;
+        while let Some(&(from, to)) = queue.get(next) {
+            next += 1;
+            let original = self.node(from as usize);
+            if !original.expanded() || original.children() == 0 {
+                continue;
+            }
+            let k = original.children();
+            let Some(first) = out.alloc(k, to == 0) else { return false };
+            let src = original.first.load(Relaxed) as usize;
+            for j in 0..k {
+                out.node(first + j).copy(self.node(src + j));
+                queue.push(((src + j) as u32, (first + j) as u32));
+            }
+            out.node(to as usize).first.store(first as u32, Relaxed);
+        }
+        true
+    }
+}
+
+impl Tree {
+    /// The nodes at `range` (children of one node: one chunk).
+    fn slice(&self, range: std::ops::Range<usize>) -> &[Node] {
+        if range.is_empty() {
+            return &[];
+        }
+        let chunk = self.chunks[range.start >> CHUNK_BITS].get().expect("an allocated node");
+        let at = range.start & (CHUNK - 1);
+        &chunk[at..at + range.len()]
+    }
+}
+
+/// The trees of a search and the threads that grow them, kept from one move to the next.
+#[derive(Debug)]
+pub(crate) struct Forest<B: BitSet> {
+    geom: &'static Geometry<B>,
+    pub(crate) workers: Vec<Worker<B>>,
+    /// One tree per worker (root parallelism), or one that all of them grow.
+    pub(crate) trees: Vec<Tree>,
+    /// The position at each tree's root (stones and side to move), for reuse at the next move.
+    roots: Vec<Option<([B; 2], Color)>>,
+    /// The arena a tree is copied into when re-rooted (kept to reuse its memory).
+    spare: Option<Tree>,
+    queue: Vec<(u32, u32)>,
+}
+
+impl<B: BitSet> Forest<B> {
+    /// Threads and trees for `geom` with the settings of `cfg`.
+    pub(crate) fn new(geom: &'static Geometry<B>, cfg: &Config) -> Forest<B> {
+        let trees = if cfg.shared_tree() { 1 } else { cfg.threads };
+        let max_nodes = (cfg.mem_mib << 20) / std::mem::size_of::<Node>() / trees;
+        Forest {
+            geom,
+            workers: (0..cfg.threads).map(|_| Worker::new(geom, cfg)).collect(),
+            trees: (0..trees).map(|_| Tree::new(max_nodes)).collect(),
+            roots: vec![None; trees],
+            spare: None,
+            queue: Vec::new(),
+        }
     }
 
-    /// Starts a search of `pos`: keeps the subtree of the previous search's tree that `pos`
-    /// is in when `reuse` allows, and starts afresh otherwise.
+    /// Whether this forest was built for `geom` and `cfg`'s threads.
+    pub(crate) fn fits(&self, geom: &'static Geometry<B>, cfg: &Config) -> bool {
+        std::ptr::eq(self.geom, geom)
+            && self.workers.len() == cfg.threads
+            && (self.trees.len() == 1) == (cfg.shared_tree() || cfg.threads == 1)
+    }
+
+    /// Starts a search of `pos`: each tree keeps the subtree of the previous search's tree
+    /// that `pos` is in when `reuse` allows, and starts afresh otherwise; the roots are
+    /// expanded.
     pub(crate) fn start(&mut self, pos: &Position<B>, cfg: &Config, seed: u64) {
-        self.rng = Rng::new(seed);
-        self.iterations = 0;
-        self.depth = 0;
-        let kept = cfg.reuse && self.reroot(pos);
-        if !kept {
-            self.nodes.clear();
-            self.nodes.push(Node::default());
+        for (i, w) in self.workers.iter_mut().enumerate() {
+            w.start(seed.wrapping_add(i as u64));
         }
-        self.root = Some(([pos.black(), pos.white()], pos.to_move()));
+        for t in 0..self.trees.len() {
+            let kept = cfg.reuse && self.reroot(t, pos);
+            if !kept {
+                self.trees[t].clear();
+            }
+            self.roots[t] = Some(([pos.black(), pos.white()], pos.to_move()));
+            let tree = &self.trees[t];
+            if tree.root().claim() {
+                let mut p = pos.clone();
+                self.workers[t].expand(tree, 0, &mut p, 0, cfg);
+            }
+        }
     }
 
-    /// Makes the node of `pos` the root if the tree holds it one or two moves below its root,
-    /// copying that subtree into a fresh arena; false when it does not.
-    fn reroot(&mut self, pos: &Position<B>) -> bool {
-        let Some((stones, to_move)) = self.root else { return false };
-        if self.nodes.is_empty() {
-            return false;
-        }
+    /// Makes the node of `pos` the root of tree `t` if the tree holds it one or two moves
+    /// below its root, copying that subtree into a fresh arena; false when it does not.
+    fn reroot(&mut self, t: usize, pos: &Position<B>) -> bool {
+        let Some((stones, to_move)) = self.roots[t] else { return false };
+        let tree = &self.trees[t];
         let now = [pos.black(), pos.white()];
         if !stones[0].is_subset(now[0]) || !stones[1].is_subset(now[1]) {
             return false;
@@ -136,98 +408,129 @@ impl<B: BitSet> Worker<B> {
         };
         let mut at = 0usize;
         for bit in line.into_iter().flatten() {
-            let n = self.nodes[at];
-            match self.nodes[n.range()].iter().position(|c| usize::from(c.bit) == bit) {
-                Some(i) => at = n.first as usize + i,
+            let n = tree.node(at);
+            if !n.expanded() {
+                return false;
+            }
+            match n.range().find(|&i| tree.node(i).bit() == bit) {
+                Some(i) => at = i,
                 None => return false,
             }
         }
-        if self.nodes[at].children == 0 {
+        let n = tree.node(at);
+        if !n.expanded() || n.children() == 0 {
             return false;
         }
         if at == 0 {
             return true;
         }
-        // Breadth first, so that each node's children stay side by side in the new arena.
-        let mut out = std::mem::take(&mut self.spare);
-        out.clear();
-        out.push(Node { bit: 0, ..self.nodes[at] });
-        let mut next = 0;
-        while next < out.len() {
-            let n = out[next];
-            if n.children > 0 {
-                let first = out.len() as u32;
-                out.extend_from_slice(&self.nodes[n.range()]);
-                out[next].first = first;
-            }
-            next += 1;
+        let spare = self.spare.get_or_insert_with(|| Tree::new(tree.max_nodes));
+        if !tree.copy_subtree(at, spare, &mut self.queue) {
+            return false;
         }
-        self.spare = std::mem::replace(&mut self.nodes, out);
+        std::mem::swap(&mut self.trees[t], spare);
         true
     }
 
-    /// The root's statistics.
-    pub(crate) fn root(&self) -> &Node {
-        &self.nodes[0]
-    }
-
-    /// The root's children.
-    pub(crate) fn root_children(&self) -> &[Node] {
-        &self.nodes[self.nodes[0].range()]
-    }
-
-    /// The most visited child of `node`, its index.
-    pub(crate) fn best_child(&self, node: usize) -> Option<usize> {
-        let n = &self.nodes[node];
-        if n.proof == Proof::Win {
-            if let Some(i) = n.range().find(|&i| self.nodes[i].proof == Proof::Loss) {
-                return Some(i);
-            }
-        }
-        n.range().max_by(|&a, &b| {
-            let (x, y) = (&self.nodes[a], &self.nodes[b]);
-            (x.proof != Proof::Win)
-                .cmp(&(y.proof != Proof::Win))
-                .then(x.visits.cmp(&y.visits))
-                .then(x.wins.total_cmp(&y.wins))
-                .then(b.cmp(&a))
-        })
-    }
-
-    /// Runs playouts from `pos` (the root, open) until `limits` say stop or the root is
-    /// proven. `budget` is this worker's share of the playouts.
+    /// Runs the threads from `pos` until `limits` say stop, `total` playouts are played, or
+    /// the root is proven.
     pub(crate) fn search(
         &mut self,
+        pos: &Position<B>,
+        cfg: &Config,
+        limits: &Limits,
+        total: Option<u64>,
+    ) {
+        let threads = self.workers.len() as u64;
+        let share = |i: usize| total.map(|t| t / threads + u64::from((i as u64) < t % threads));
+        let trees = &self.trees;
+        let tree = |i: usize| &trees[i % trees.len()];
+        if let [w] = self.workers.as_mut_slice() {
+            w.search(tree(0), pos, cfg, limits, share(0));
+        } else {
+            std::thread::scope(|s| {
+                let (first, rest) = self.workers.split_first_mut().expect("at least one thread");
+                for (i, w) in rest.iter_mut().enumerate() {
+                    let (limits, share, tree) = (limits, share(i + 1), tree(i + 1));
+                    s.spawn(move || w.search(tree, pos, cfg, limits, share));
+                }
+                first.search(tree(0), pos, cfg, limits, share(0));
+            });
+        }
+    }
+}
+
+/// One thread's playouts, knowledge, random numbers and buffers.
+#[derive(Debug)]
+pub(crate) struct Worker<B: BitSet> {
+    playouts: Playouts<B>,
+    analyser: Option<Analyser<B>>,
+    rng: Rng,
+    path: Vec<u32>,
+    order: Vec<Cell>,
+    shuffled: Vec<u16>,
+    /// Playouts run in the current search.
+    pub(crate) iterations: u64,
+    /// The deepest node reached below the root.
+    pub(crate) depth: u32,
+}
+
+impl<B: BitSet> Worker<B> {
+    /// A worker for `geom` with the settings of `cfg`.
+    fn new(geom: &'static Geometry<B>, cfg: &Config) -> Worker<B> {
+        let knowledge = cfg.knowledge();
+        Worker {
+            playouts: Playouts::new(geom, cfg.policy),
+            analyser: knowledge.map(|k| Analyser::new(&k, geom, 8)),
+            rng: Rng::new(0),
+            path: Vec::with_capacity(geom.cells().len() + 2),
+            order: Vec::with_capacity(geom.cells().len()),
+            shuffled: Vec::with_capacity(geom.cells().len()),
+            iterations: 0,
+            depth: 0,
+        }
+    }
+
+    fn start(&mut self, seed: u64) {
+        self.rng = Rng::new(seed);
+        self.iterations = 0;
+        self.depth = 0;
+    }
+
+    /// Runs playouts in `tree` from `pos` (its root, expanded) until `limits` say stop or the
+    /// root is proven. `budget` is this worker's share of the playouts.
+    fn search(
+        &mut self,
+        tree: &Tree,
         pos: &Position<B>,
         cfg: &Config,
         limits: &Limits,
         budget: Option<u64>,
     ) {
         let mut pos = pos.clone();
-        if !self.nodes[0].expanded {
-            self.expand(0, &mut pos, 0, cfg);
-        }
         loop {
-            if self.nodes[0].proof != Proof::Unknown
+            if tree.root().proof() != Proof::Unknown
                 || budget.is_some_and(|b| self.iterations >= b)
                 || (self.iterations % 64 == 0 && limits.stop())
             {
                 break;
             }
-            self.iterate(&mut pos, cfg);
+            self.iterate(tree, &mut pos, cfg);
             self.iterations += 1;
         }
     }
 
-    /// One playout: descend by the selection rule, expand, play out, back up.
-    fn iterate(&mut self, pos: &mut Position<B>, cfg: &Config) {
+    /// One playout: descend by the selection rule (counting the visits on the way down),
+    /// expand, play out, back up.
+    fn iterate(&mut self, tree: &Tree, pos: &mut Position<B>, cfg: &Config) {
         self.path.clear();
         self.path.push(0);
         let root_to_move = pos.to_move();
         let mut node = 0usize;
+        tree.root().visits.fetch_add(1, Relaxed);
         let filled = loop {
-            let n = self.nodes[node];
-            match n.proof {
+            let n = tree.node(node);
+            match n.proof() {
                 Proof::Win => {
                     break Filled { winner: pos.to_move(), black: B::EMPTY, white: B::EMPTY }
                 }
@@ -236,17 +539,24 @@ impl<B: BitSet> Worker<B> {
                 }
                 Proof::Unknown => {}
             }
-            if n.children == 0 {
+            if !n.expanded() || n.children() == 0 {
                 let depth = self.path.len() - 1;
-                if !n.expanded && n.visits >= cfg.expand && self.expand(node, pos, depth, cfg) {
+                // This visit is counted already: a leaf is expanded after `expand` playouts.
+                if !n.expanded()
+                    && n.visits() > cfg.expand
+                    && n.claim()
+                    && self.expand(tree, node, pos, depth, cfg)
+                {
                     continue;
                 }
                 break self.playouts.run(pos.black(), pos.white(), pos.to_move(), &mut self.rng);
             }
-            let child = self.select(node, cfg);
-            pos.play_unchecked(B::cell_of(usize::from(self.nodes[child].bit)));
+            let child = self.select(tree, node, cfg);
+            let c = tree.node(child);
+            c.visits.fetch_add(1, Relaxed);
+            pos.play_unchecked(B::cell_of(c.bit()));
             if pos.winner().is_some() {
-                self.nodes[child].proof = Proof::Loss;
+                c.set_proof(Proof::Loss);
             }
             self.path.push(child as u32);
             node = child;
@@ -256,12 +566,20 @@ impl<B: BitSet> Worker<B> {
         for _ in 1..self.path.len() {
             pos.undo();
         }
-        self.backup(root_to_move, filled, cfg);
+        self.backup(tree, root_to_move, filled, cfg);
     }
 
-    /// Makes the children of `node` (whose position is `pos`, `depth` moves below the root),
-    /// or proves it by knowledge. False when the arena is full.
-    fn expand(&mut self, node: usize, pos: &mut Position<B>, depth: usize, cfg: &Config) -> bool {
+    /// Makes the children of `node` (claimed by this thread; its position is `pos`, `depth`
+    /// moves below the root), or proves it by knowledge. False when the arena is full.
+    fn expand(
+        &mut self,
+        tree: &Tree,
+        node: usize,
+        pos: &mut Position<B>,
+        depth: usize,
+        cfg: &Config,
+    ) -> bool {
+        let n = tree.node(node);
         let mut moves = pos.empty_cells();
         self.order.clear();
         if let Some(a) = self.analyser.as_mut() {
@@ -269,21 +587,23 @@ impl<B: BitSet> Worker<B> {
             match an.verdict() {
                 Verdict::Win { mv, .. } if depth > 0 || mv.is_some() => {
                     a.undo(pos, &an);
-                    let n = &mut self.nodes[node];
-                    (n.expanded, n.proof) = (true, Proof::Win);
                     if depth == 0 {
                         // The root keeps its winning move as its one child.
-                        let first = self.nodes.len() as u32;
-                        let bit = B::bit_of(mv.expect("checked")) as u16;
-                        self.nodes.push(Node { bit, proof: Proof::Loss, ..Node::default() });
-                        (self.nodes[0].first, self.nodes[0].children) = (first, 1);
+                        let Some(first) = tree.alloc(1, true) else { return false };
+                        let c = tree.node(first);
+                        c.init(B::bit_of(mv.expect("checked")), (0.0, 0.0));
+                        c.set_proof(Proof::Loss);
+                        n.first.store(first as u32, Relaxed);
+                        n.children.store(1, Relaxed);
                     }
+                    n.set_proof(Proof::Win);
+                    n.publish();
                     return true;
                 }
                 Verdict::Loss { .. } if depth > 0 => {
                     a.undo(pos, &an);
-                    let n = &mut self.nodes[node];
-                    (n.expanded, n.proof) = (true, Proof::Loss);
+                    n.set_proof(Proof::Loss);
+                    n.publish();
                     return true;
                 }
                 Verdict::Open if !an.moves().is_empty() => {
@@ -298,143 +618,117 @@ impl<B: BitSet> Worker<B> {
             }
         }
         let count = moves.len();
-        if node != 0 && self.nodes.len() + count > self.max_nodes {
-            return false;
-        }
-        let first = self.nodes.len();
+        let Some(first) = tree.alloc(count, node == 0) else { return false };
+        let children = tree.slice(first..first + count);
         if self.order.is_empty() {
-            self.nodes.extend(moves.bits().map(|b| Node { bit: b as u16, ..Node::default() }));
             // A random order of the children, so that ties (unvisited children) go to no cell
             // in particular.
+            self.shuffled.clear();
+            self.shuffled.extend(moves.bits().map(|b| b as u16));
             for i in (1..count).rev() {
                 let j = self.rng.below(i + 1);
-                self.nodes.swap(first + i, first + j);
+                self.shuffled.swap(i, j);
+            }
+            for (c, &b) in children.iter().zip(&self.shuffled) {
+                c.init(usize::from(b), (0.0, 0.0));
             }
         } else {
             // Priors: virtual AMAF playouts whose win rate falls from 0.75 for the best move by
             // the circuit and H-score order to 0.25 for the worst.
             let last = (count.max(2) - 1) as f32;
             let prior = cfg.prior as f32;
-            self.nodes.extend(self.order.iter().enumerate().map(|(rank, &c)| {
+            for (rank, (c, &cell)) in children.iter().zip(&self.order).enumerate() {
                 let rate = 0.75 - 0.5 * rank as f32 / last;
-                Node {
-                    bit: B::bit_of(c) as u16,
-                    amaf_visits: prior,
-                    amaf_wins: prior * rate,
-                    ..Node::default()
-                }
-            }));
+                c.init(B::bit_of(cell), (prior, prior * rate));
+            }
         }
-        let n = &mut self.nodes[node];
-        n.first = first as u32;
-        n.children = count as u16;
-        n.expanded = true;
+        n.first.store(first as u32, Relaxed);
+        n.children.store(count as u16, Relaxed);
+        n.publish();
         true
     }
 
     /// The child of `node` to descend into: UCT with RAVE, proven children decided.
-    fn select(&self, node: usize, cfg: &Config) -> usize {
-        let n = &self.nodes[node];
-        let log_n = f64::from(n.visits.max(1)).ln();
-        let mut best = n.first as usize;
+    fn select(&self, tree: &Tree, node: usize, cfg: &Config) -> usize {
+        let n = tree.node(node);
+        let log_n = f64::from(n.visits().max(1)).ln();
+        let range = n.range();
+        let mut best = 0;
         let mut best_value = f64::NEG_INFINITY;
-        for i in n.range() {
-            let c = &self.nodes[i];
+        for (i, c) in tree.slice(range.clone()).iter().enumerate() {
             if cfg.solver {
-                match c.proof {
+                match c.proof() {
                     // The child's mover is lost there: this move wins.
-                    Proof::Loss => return i,
+                    Proof::Loss => return range.start + i,
                     Proof::Win => continue,
                     Proof::Unknown => {}
                 }
             }
-            let visits = f64::from(c.visits);
+            let visits = f64::from(c.visits());
             let value = if cfg.rave > 0.0 {
-                let amaf = if c.amaf_visits > 0.0 {
-                    f64::from(c.amaf_wins) / f64::from(c.amaf_visits)
-                } else {
-                    cfg.fpu
-                };
-                if c.visits == 0 {
+                let (av, aw) = c.amaf();
+                let amaf = if av > 0.0 { f64::from(aw) / f64::from(av) } else { cfg.fpu };
+                if c.visits() == 0 {
                     amaf + cfg.c * log_n.sqrt()
                 } else {
                     // Gelly and Silver's schedule: beta = sqrt(k / (3n + k)).
                     let beta = (cfg.rave / (3.0 * visits + cfg.rave)).sqrt();
-                    let q = f64::from(c.wins) / visits;
+                    let q = f64::from(c.wins()) / visits;
                     (1.0 - beta) * q + beta * amaf + cfg.c * (log_n / visits).sqrt()
                 }
-            } else if c.visits == 0 {
+            } else if c.visits() == 0 {
                 f64::INFINITY
             } else {
-                f64::from(c.wins) / visits + cfg.c * (log_n / visits).sqrt()
+                f64::from(c.wins()) / visits + cfg.c * (log_n / visits).sqrt()
             };
             if value > best_value {
                 (best, best_value) = (i, value);
             }
         }
-        best
+        range.start + best
     }
 
-    /// Counts the playout in every node of the path, updates the AMAF statistics of their
-    /// children, and carries proofs up.
-    fn backup(&mut self, root_to_move: Color, filled: Filled<B>, cfg: &Config) {
+    /// Counts the playout's win in every node of the path (the visits were counted on the way
+    /// down), updates the AMAF statistics of their children, and carries proofs up.
+    fn backup(&mut self, tree: &Tree, root_to_move: Color, filled: Filled<B>, cfg: &Config) {
         let mut later = [filled.black, filled.white];
         let winner = filled.winner;
         let amaf = cfg.rave > 0.0;
         for k in (0..self.path.len()).rev() {
-            let node = self.path[k] as usize;
+            let n = tree.node(self.path[k] as usize);
             let to_move = if k % 2 == 0 { root_to_move } else { !root_to_move };
-            let n = &mut self.nodes[node];
-            n.visits += 1;
             if winner != to_move {
-                n.wins += 1.0;
+                n.wins.fetch_add(1, Relaxed);
             }
-            let (range, bit) = (n.range(), usize::from(n.bit));
-            if amaf {
+            if amaf && n.expanded() {
                 // All moves as first: each child whose cell the player to move here took later
                 // in this playout counts it (Horrell et al. s.2.3.4).
                 let taken = later[to_move.index()];
-                let won = if winner == to_move { 1.0 } else { 0.0 };
-                for c in &mut self.nodes[range] {
-                    if taken.has_bit(usize::from(c.bit)) {
-                        c.amaf_visits += 1.0;
-                        c.amaf_wins += won;
+                let won = winner == to_move;
+                for c in tree.slice(n.range()) {
+                    if taken.has_bit(c.bit()) {
+                        c.add_amaf(won);
                     }
                 }
             }
             if k > 0 {
-                later[(!to_move).index()].set_bit(bit);
+                later[(!to_move).index()].set_bit(n.bit());
             }
         }
         if cfg.solver {
             for k in (1..self.path.len()).rev() {
-                let (child, parent) = (self.path[k] as usize, self.path[k - 1] as usize);
-                let proof = match self.nodes[child].proof {
-                    Proof::Loss => Proof::Win,
-                    Proof::Win => {
-                        let p = &self.nodes[parent];
-                        if self.nodes[p.range()].iter().all(|c| c.proof == Proof::Win) {
-                            Proof::Loss
-                        } else {
-                            break;
-                        }
+                let child = tree.node(self.path[k] as usize);
+                let parent = tree.node(self.path[k - 1] as usize);
+                match child.proof() {
+                    Proof::Loss => parent.set_proof(Proof::Win),
+                    Proof::Win
+                        if tree.slice(parent.range()).iter().all(|c| c.proof() == Proof::Win) =>
+                    {
+                        parent.set_proof(Proof::Loss)
                     }
-                    Proof::Unknown => break,
-                };
-                self.nodes[parent].proof = proof;
+                    _ => break,
+                }
             }
-        }
-    }
-
-    /// The line of most visited children from the root.
-    pub(crate) fn pv(&self, out: &mut Vec<Cell>) {
-        let mut node = 0;
-        while let Some(c) = self.best_child(node) {
-            out.push(B::cell_of(usize::from(self.nodes[c].bit)));
-            if self.nodes[c].visits == 0 && self.nodes[c].proof == Proof::Unknown {
-                break;
-            }
-            node = c;
         }
     }
 }

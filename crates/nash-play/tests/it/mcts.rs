@@ -61,10 +61,11 @@ fn proven_nodes_decide_the_root() {
     // blocked: White is lost, and the MCTS-solver proves it from the terminal nodes.
     let mut pos = position(4, "b1 a1 b2 c2 b3 d1");
     with_position!(&mut pos, p => p.set_to_move(Color::White));
-    for name in ["mcts", "amaf", "amaf-bridge"] {
+    for name in ["mcts", "amaf", "amaf-bridge", "amaf:threads=2,parallel=tree"] {
         let c = build(name).unwrap().choose(&pos, &nodes(5_000));
         assert!(c.value.unwrap() <= -PROVEN, "{name}: {:?}", c.value);
-        let off = build(&format!("{name}:solver=false")).unwrap().choose(&pos, &nodes(5_000));
+        let sep = if name.contains(':') { ',' } else { ':' };
+        let off = build(&format!("{name}{sep}solver=false")).unwrap().choose(&pos, &nodes(5_000));
         assert!(off.value.unwrap() > -PROVEN, "{name} without the solver: {:?}", off.value);
     }
     // Black to move wins at once, and says so.
@@ -79,7 +80,7 @@ fn specs_read_and_write_every_setting() {
     assert_eq!(
         p.spec(),
         "mcts:c=0.5,rave=0,fpu=1,playout=random,playouts=5000,expand=1,fillin=false,\
-         mustplay=false,vc=false,solver=true,prior=0,reuse=false,solve=0,threads=2,mem=256,\
+         mustplay=false,vc=false,solver=true,prior=0,reuse=false,solve=0,threads=2,parallel=root,mem=256,\
          seed=1,swap=false"
     );
     let err = |s: &str| build(s).unwrap_err();
@@ -104,18 +105,43 @@ fn threads_repeat_themselves_given_a_playout_budget() {
 }
 
 #[test]
+fn threads_share_one_tree() {
+    // Two threads in one tree play the whole budget between them, and a player of one thread
+    // plays the same whether its tree is called shared or not.
+    let pos = position(7, "d4 c5");
+    let budget = MoveBudget { playouts: Some(4_000), ..MoveBudget::default() };
+    for spec in ["amaf:threads=2,parallel=tree", "best:threads=2,parallel=tree"] {
+        let c = build(spec).unwrap().choose(&pos, &budget);
+        assert!(c.nodes <= 4_000, "{spec}: {} playouts", c.nodes);
+        assert!(spec.starts_with("best") || c.nodes == 4_000, "{spec}: {} playouts", c.nodes);
+        let m = cell(&c);
+        assert!(with_position!(&pos, p => p.empty_cells().contains(m)), "{spec}: {m}");
+        assert!(c.scores.iter().all(|&(_, v)| (-1.0..=1.0).contains(&v)), "{spec}: {:?}", c.scores);
+    }
+    let run = |spec: &str| {
+        let c = build(spec).unwrap().choose(&pos, &budget);
+        (c.mv, c.value, c.scores, c.nodes)
+    };
+    assert_eq!(run("amaf:parallel=tree"), run("amaf:parallel=root"));
+}
+
+#[test]
 fn the_tree_is_kept_between_moves() {
     // A game played on by the same player, with its subtree reused, answers legally and the
     // same as a player that rebuilds only when the reused tree holds nothing.
-    let mut pos = AnyPosition::new(7, 7).unwrap();
-    let mut p = build("amaf:reuse=true,playouts=2000").unwrap();
-    for _ in 0..10 {
-        let c = p.choose(&pos, &MoveBudget::default());
-        let Move::Cell(m) = c.mv else { panic!("{:?}", c.mv) };
-        assert!(with_position!(&pos, q => q.empty_cells().contains(m)));
-        let over = with_position!(&mut pos, q => { q.play(m).unwrap(); q.winner().is_some() });
-        if over {
-            break;
+    for spec in
+        ["amaf:reuse=true,playouts=2000", "amaf:reuse=true,playouts=2000,threads=2,parallel=tree"]
+    {
+        let mut pos = AnyPosition::new(7, 7).unwrap();
+        let mut p = build(spec).unwrap();
+        for _ in 0..10 {
+            let c = p.choose(&pos, &MoveBudget::default());
+            let Move::Cell(m) = c.mv else { panic!("{:?}", c.mv) };
+            assert!(with_position!(&pos, q => q.empty_cells().contains(m)));
+            let over = with_position!(&mut pos, q => { q.play(m).unwrap(); q.winner().is_some() });
+            if over {
+                break;
+            }
         }
     }
 }
@@ -136,10 +162,12 @@ fn a_full_tree_keeps_playing_out_from_its_leaves() {
     // on with playouts from the leaves it has, to the same kind of answer.
     let pos = position(9, "e5");
     let budget = MoveBudget { playouts: Some(60_000), ..MoveBudget::default() };
-    let c = build("amaf:mem=1").unwrap().choose(&pos, &budget);
-    assert_eq!(c.nodes, 60_000);
-    let m = cell(&c);
-    assert!(with_position!(&pos, p => p.empty_cells().contains(m)), "{m}");
+    for spec in ["amaf:mem=1", "amaf:mem=1,threads=2,parallel=tree"] {
+        let c = build(spec).unwrap().choose(&pos, &budget);
+        assert_eq!(c.nodes, 60_000, "{spec}");
+        let m = cell(&c);
+        assert!(with_position!(&pos, p => p.empty_cells().contains(m)), "{spec}: {m}");
+    }
 }
 
 #[test]
