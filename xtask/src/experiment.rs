@@ -11,6 +11,11 @@
 //! - `horrell`: Horrell et al. Table 1, the round robin of minimax, beam, MCTS, AMAF and
 //!   AMAF-bridge on 9x9 (the Monte Carlo players at `--playouts` a move), both colours of the
 //!   balanced openings `a2` to `a8`, beside the paper's win rates.
+//! - `horrell-fig2`, `horrell-fig3`, `horrell-fig4`: Horrell et al.'s Figures 2 to 4, plain UCT
+//!   against minimax-bridge as the exploration constant, playouts a move and board size vary
+//!   (`experiment/figures.rs`), written as JSON and SVG into `docs/horrell/`.
+
+mod figures;
 
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
@@ -38,6 +43,13 @@ pub struct Args {
     /// Playouts a move of the Monte Carlo players (`horrell`).
     #[arg(long, default_value_t = 5000, value_parser = clap::value_parser!(u64).range(1..=10_000_000))]
     playouts: u64,
+    /// Games a point of the Horrell et al. figures (resumed: games already in the results
+    /// file count).
+    #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u32).range(1..=10_000))]
+    games: u32,
+    /// Where the figures' JSON and SVG go (default docs/horrell).
+    #[arg(long)]
+    out: Option<PathBuf>,
     /// The progress display while the experiment runs.
     #[arg(skip)]
     watch: Option<Watch>,
@@ -293,6 +305,12 @@ enum Experiment {
     Ews,
     /// Horrell et al. Table 1: the round robin of their five players on 9x9.
     Horrell,
+    /// Horrell et al. Fig. 2: UCT against minimax-bridge by exploration constant (11x11).
+    HorrellFig2,
+    /// Horrell et al. Fig. 3: UCT against minimax-bridge by playouts a move (11x11).
+    HorrellFig3,
+    /// Horrell et al. Fig. 4: UCT against minimax-bridge by board size.
+    HorrellFig4,
 }
 
 /// Horrell et al.'s five players (Table 1's names) and their win rates against each other
@@ -379,6 +397,18 @@ fn horrell(args: &Args) -> anyhow::Result<()> {
     Ok(())
 }
 
+fn horrell_figure(args: &Args, figure: figures::Figure) -> anyhow::Result<()> {
+    let dir = args.out.clone().unwrap_or_else(figures::default_dir);
+    let on_game = || {
+        if let Some(w) = &args.watch {
+            w.done_one();
+        }
+    };
+    let count = |n| args.solves(n);
+    let say = |line: String| say!(args, "{line}");
+    figures::run(figure, args.games, &dir, &on_game, &count, &say)
+}
+
 pub fn run(mut args: Args) -> anyhow::Result<()> {
     args.watch = Some(Watch::start("experiment", Display::from_flag(args.progress)));
     match args.which {
@@ -386,5 +416,8 @@ pub fn run(mut args: Args) -> anyhow::Result<()> {
         Experiment::Negamax => negamax(&args),
         Experiment::Ews => ews(&args),
         Experiment::Horrell => horrell(&args),
+        Experiment::HorrellFig2 => horrell_figure(&args, figures::Figure::Fig2),
+        Experiment::HorrellFig3 => horrell_figure(&args, figures::Figure::Fig3),
+        Experiment::HorrellFig4 => horrell_figure(&args, figures::Figure::Fig4),
     }
 }

@@ -16,7 +16,7 @@
 //! already there, so an interrupted tournament resumes where it stopped.
 
 mod game;
-mod stats;
+pub(crate) mod stats;
 
 use std::collections::{HashSet, VecDeque};
 use std::fmt::Write as _;
