@@ -283,6 +283,19 @@ impl<B: BitSet> Geometry<B> {
         map_cell(self.cols, self.rows, sym, cell)
     }
 
+    /// The image of bit index `bit` (a cell or edge of this board) under a symmetry of this
+    /// board, as a bit index: [`Geometry::map_cell`] for searches that keep moves as bits.
+    ///
+    /// # Panics
+    /// For a bit that is no cell or edge of this board, or a colour-swapping symmetry on a
+    /// rectangular board.
+    #[inline]
+    pub fn map_bit(&self, sym: Symmetry, bit: usize) -> usize {
+        let image = self.sym_bits[sym as usize][bit];
+        assert!(image != u16::MAX, "bit {bit} has no image under {sym:?} on this board");
+        image as usize
+    }
+
     /// The image of a set under a symmetry of this board.
     ///
     /// Members that are not cells of this board are dropped. For a colour-swapping symmetry on

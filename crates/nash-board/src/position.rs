@@ -238,6 +238,28 @@ impl<B: BitSet> Position<B> {
         h
     }
 
+    /// The [`canonical_hash`](Position::canonical_hash) together with a symmetry that maps
+    /// this position to the image it is the hash of: a transposition-table key, and how to
+    /// carry a stored answer (cells, carriers) between this position and that image.
+    #[inline]
+    pub fn canonical_key(&self) -> (u64, Symmetry) {
+        canonical_of(&self.hashes, self.geom.symmetries().len())
+    }
+
+    /// The [`canonical_key`](Position::canonical_key) the position would have after the side
+    /// to move plays on `cell`, an empty cell of the board (checked in debug builds), without
+    /// playing it: a child's key under every symmetry at the cost of a few xors.
+    #[inline]
+    pub fn canonical_key_after(&self, cell: Cell) -> (u64, Symmetry) {
+        debug_assert!(self.check_cell(cell).is_ok(), "illegal move {cell}");
+        let keys = self.geom.stone_keys(B::bit_of(cell), self.to_move);
+        let mut hashes = self.hashes;
+        for (h, k) in hashes.iter_mut().zip(keys) {
+            *h ^= k ^ zobrist::WHITE_TO_MOVE;
+        }
+        canonical_of(&hashes, self.geom.symmetries().len())
+    }
+
     /// The symmetry that maps this position to its canonical form (smallest hash).
     pub fn canonical_symmetry(&self) -> Symmetry {
         let syms = self.geom.symmetries();
@@ -597,4 +619,17 @@ impl<B: BitSet> fmt::Debug for Position<B> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{self}")
     }
+}
+
+/// The smallest of the first `n` hashes (one per symmetry, in [`Symmetry::ALL`]'s order) and
+/// the symmetry it belongs to; the first wins a tie.
+#[inline]
+fn canonical_of(hashes: &[u64; 4], n: usize) -> (u64, Symmetry) {
+    let mut best = (hashes[0], Symmetry::Identity);
+    for (&h, &s) in hashes[1..n].iter().zip(&Symmetry::ALL[1..n]) {
+        if h < best.0 {
+            best = (h, s);
+        }
+    }
+    best
 }

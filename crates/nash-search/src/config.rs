@@ -219,6 +219,12 @@ pub struct SolverConfig {
     /// How df-pn's workers share a solve when `threads > 1`. A solve with a node limit always
     /// uses the shared tree, whose workers count nodes against the limit together.
     pub parallel: Parallel,
+    /// Key the transposition table by the canonical image of each position (the least hash
+    /// over the board's symmetries: the 180-degree rotation, and on square boards the two
+    /// diagonal reflections with colours swapped), so that a position and its images share
+    /// one entry. Df-pn honours it; the other solvers key by the position itself, which reads
+    /// the same entries whenever the position is its own canonical image.
+    pub canonical_keys: bool,
     /// Counters that the solves add to as they run, for another thread to read (a progress
     /// bar); `None` to count nothing.
     pub progress: Option<Arc<Progress>>,
@@ -234,6 +240,7 @@ impl Default for SolverConfig {
             tt_mib: 256,
             threads: 1,
             parallel: Parallel::Auto,
+            canonical_keys: true,
             progress: None,
         }
     }

@@ -21,7 +21,7 @@ mod tree;
 
 use std::sync::atomic::{AtomicU32, Ordering};
 
-use nash_board::{BitSet, Cell, Color, Move, Position};
+use nash_board::{BitSet, Cell, Color, Move, Position, Symmetry};
 
 use crate::budget::Limits;
 use crate::config::{Parallel, SolverConfig};
@@ -97,6 +97,9 @@ pub(crate) struct Dfpn<'t, B: BitSet> {
     busy: Option<&'t [AtomicU32]>,
     /// The root's proof and disproof numbers when the last [`Dfpn::run`] returned.
     bounds: (u32, u32),
+    /// Table keys are canonical: a position and its images under the board's symmetries share
+    /// one entry, stored as the canonical image sees it ([`SolverConfig::canonical_keys`]).
+    canonical: bool,
 }
 
 impl<B: BitSet> std::fmt::Debug for Dfpn<'_, B> {
@@ -173,6 +176,7 @@ impl<'t, B: BitSet> Dfpn<'t, B> {
             order: Vec::with_capacity(n),
             busy: None,
             bounds: (1, 1),
+            canonical: cfg.canonical_keys,
         }
     }
 
@@ -198,14 +202,47 @@ impl<'t, B: BitSet> Dfpn<'t, B> {
         }
     }
 
-    fn store(&mut self, key: u64, r: &Res<B>, work: u64) {
+    /// The table key of the current position, with the symmetry that carries its entries
+    /// to and from the frame they are stored in (the identity without canonical keys).
+    #[inline]
+    fn table_key(&self) -> (u64, Symmetry) {
+        if self.canonical {
+            self.pos.canonical_key()
+        } else {
+            (self.pos.hash(), Symmetry::Identity)
+        }
+    }
+
+    /// [`Dfpn::table_key`] of the child after the side to move plays `m`, without playing it.
+    #[inline]
+    fn child_table_key(&self, m: Cell) -> (u64, Symmetry) {
+        if self.canonical {
+            self.pos.canonical_key_after(m)
+        } else {
+            (self.pos.hash_after(m), Symmetry::Identity)
+        }
+    }
+
+    /// The entry stored for `key`, as the position the key was taken from sees it.
+    #[inline]
+    fn get(&self, (key, sym): (u64, Symmetry)) -> Option<Entry<B>> {
+        self.table.get(key).map(|e| e.mapped(self.pos.geometry(), sym))
+    }
+
+    /// Stores `e`, an entry as the position `key` was taken from sees it.
+    #[inline]
+    fn put(&self, e: Entry<B>, (key, sym): (u64, Symmetry)) {
+        self.table.put(Entry { key, ..e }.mapped(self.pos.geometry(), sym));
+    }
+
+    fn store(&mut self, key: (u64, Symmetry), r: &Res<B>, work: u64) {
         let work = work.min(u64::from(u32::MAX)) as u32;
         let e = if r.pn == 0 || r.dn == 0 {
-            Entry::solved(key, r.pn == 0, r.best, r.carrier, work)
+            Entry::solved(key.0, r.pn == 0, r.best, r.carrier, work)
         } else {
-            Entry { key, pn: r.pn, dn: r.dn, work, best: r.best, carrier: B::EMPTY }
+            Entry { key: key.0, pn: r.pn, dn: r.dn, work, best: r.best, carrier: B::EMPTY }
         };
-        self.table.put(e);
+        self.put(e, key);
         self.stats.tt_stores += 1;
     }
 
@@ -214,6 +251,7 @@ impl<'t, B: BitSet> Dfpn<'t, B> {
         self.stats.nodes += 1;
         let start_nodes = self.stats.nodes;
         let key = self.key;
+        let tkey = self.table_key();
         if self.limits.exceeded(self.stats.nodes) {
             return Res { pn: 1, dn: 1, carrier: B::EMPTY, best: NO_MOVE };
         }
@@ -247,7 +285,7 @@ impl<'t, B: BitSet> Dfpn<'t, B> {
         knowledge::undo_fills(&mut self.pos, &node);
         self.key = key;
         if res.pn == 0 || res.dn == 0 || self.limits.reason().is_none() {
-            self.store(key, &res, self.stats.nodes - start_nodes + 1);
+            self.store(tkey, &res, self.stats.nodes - start_nodes + 1);
         }
         res
     }
@@ -257,7 +295,7 @@ impl<'t, B: BitSet> Dfpn<'t, B> {
     /// decides it, else open with a disproof number from the opponent's replies (`look_dn`).
     /// Kept in the table, a root searched again (a root job that comes back) does not look
     /// again; the analysis stays in the pipeline's cache for the visit that follows.
-    fn look(&mut self, depth: usize, m: Cell, ck: u64, rank: usize) -> Entry<B> {
+    fn look(&mut self, depth: usize, m: Cell, ck: (u64, Symmetry), rank: usize) -> Entry<B> {
         let them = !self.pos.to_move();
         self.pos.play_unchecked(m);
         let node = self.pipe.analyse(&mut self.pos, depth + 1, &mut self.stats);
@@ -266,14 +304,14 @@ impl<'t, B: BitSet> Dfpn<'t, B> {
         let e = match node.decided(them) {
             Some((they_win, carrier, mv)) => {
                 let best = mv.map_or(NO_MOVE, |c| B::bit_of(c) as u16);
-                Entry::solved(ck, they_win, best, carrier, 1)
+                Entry::solved(ck.0, they_win, best, carrier, 1)
             }
             None => {
                 let dn = look_dn(node.moves.len(), rank);
-                Entry { key: ck, pn: 1, dn, work: 1, best: NO_MOVE, carrier: B::EMPTY }
+                Entry { key: ck.0, pn: 1, dn, work: 1, best: NO_MOVE, carrier: B::EMPTY }
             }
         };
-        self.table.put(e);
+        self.put(e, ck);
         e
     }
 
@@ -305,8 +343,8 @@ impl<'t, B: BitSet> Dfpn<'t, B> {
         if result.is_none() {
             for (rank, &m) in order.iter().enumerate() {
                 let bit = B::bit_of(m);
-                let ck = self.pos.geometry().child_hash(self.key, me, bit);
-                let known = match self.table.get(ck) {
+                let ck = self.child_table_key(m);
+                let known = match self.get(ck) {
                     Some(e) => {
                         self.stats.tt_hits += 1;
                         Some(e)

@@ -83,7 +83,9 @@ pub(crate) fn line_in<B: BitSet>(
         let mv = match solve(&p).outcome {
             Outcome::Win { winning_move: Some(m), .. } => Some(m),
             Outcome::Win { winning_move: None, carrier } => keep_win(&p, carrier, &mut solve),
-            Outcome::Loss { carrier } => defence(&p, carrier, table, &mut solve),
+            Outcome::Loss { carrier } => {
+                defence(&p, carrier, table, cfg.canonical_keys, &mut solve)
+            }
             Outcome::Unknown { .. } => None,
         };
         let Some(mv) = mv else { break };
@@ -140,6 +142,7 @@ fn defence<B: BitSet>(
     p: &Position<B>,
     carrier: B,
     table: &Table<B>,
+    canonical: bool,
     solve: &mut impl FnMut(&Position<B>) -> SolveResult<B>,
 ) -> Option<Cell> {
     let legal = p.legal_moves();
@@ -156,7 +159,9 @@ fn defence<B: BitSet>(
         }
         // A refutation the table holds (the solve of `p` just searched its children) is read
         // from it; another is solved again.
-        if let Some(e) = table.get(c.hash()).filter(|e| e.pn == 0) {
+        // Its work and its carrier's size are the same in every frame.
+        let key = if canonical { c.canonical_hash() } else { c.hash() };
+        if let Some(e) = table.get(key).filter(|e| e.pn == 0) {
             let score = (u64::from(e.work), e.carrier.len());
             if !matches!(best, Some((s, _)) if s >= score) {
                 best = Some((score, m));

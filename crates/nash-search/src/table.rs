@@ -12,7 +12,7 @@ use std::cell::UnsafeCell;
 use std::hint;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use nash_board::BitSet;
+use nash_board::{BitSet, Geometry, Symmetry};
 
 use crate::outcome::StopReason;
 
@@ -46,6 +46,23 @@ impl<B: BitSet> Entry<B> {
     pub(crate) fn solved(key: u64, win: bool, best: u16, carrier: B, work: u32) -> Entry<B> {
         let (pn, dn) = if win { (0, INF) } else { (INF, 0) };
         Entry { key, pn, dn, work, best, carrier }
+    }
+
+    /// The entry as seen through `sym`, a symmetry of the board `geom`: its move and carrier
+    /// mapped, its numbers kept (a colour-swapping symmetry also swaps the side to move, so
+    /// "the player to move wins" means the same on both sides). Each symmetry is its own
+    /// inverse, so the same call maps an entry into the canonical frame before it is stored and
+    /// back out of it after it is read.
+    #[inline]
+    pub(crate) fn mapped(self, geom: &Geometry<B>, sym: Symmetry) -> Entry<B> {
+        if sym == Symmetry::Identity {
+            return self;
+        }
+        let best =
+            if self.best == NO_MOVE { NO_MOVE } else { geom.map_bit(sym, self.best.into()) as u16 };
+        let carrier =
+            if self.carrier.is_empty() { self.carrier } else { geom.map_set(sym, self.carrier) };
+        Entry { best, carrier, ..self }
     }
 
     /// Whether the entry holds a proven value.

@@ -47,8 +47,10 @@ fn run<B: BitSet>(cols: usize, rows: usize, seed: u64, ops: usize) -> Result<(),
             match random_cell(&mut rng, pos.empty_cells()) {
                 Some(c) if roll < 45 => {
                     let predicted = pos.hash_after(c);
+                    let canonical = pos.canonical_key_after(c);
                     pos.play_unchecked(c);
                     prop_assert_eq!(pos.hash(), predicted);
+                    prop_assert_eq!(pos.canonical_key(), canonical);
                     true
                 }
                 Some(c) => {

@@ -126,6 +126,17 @@ fn check_symmetries<B: BitSet>(pos: &Position<B>) -> Result<(), TestCaseError> {
     let (canon, sym) = pos.canonical();
     prop_assert_eq!(canon.hash(), pos.canonical_hash());
     prop_assert_eq!(&canon, &pos.transformed(sym));
+    // The key names the canonical image, and its symmetry leads there.
+    let (key, key_sym) = pos.canonical_key();
+    prop_assert_eq!(key, pos.canonical_hash());
+    prop_assert_eq!(pos.transformed(key_sym).hash(), key);
+    // A move's image as a bit is the cell's image.
+    let geom = pos.geometry();
+    for &s in geom.symmetries() {
+        for c in geom.cells() {
+            prop_assert_eq!(geom.map_bit(s, B::bit_of(c)), B::bit_of(geom.map_cell(s, c)));
+        }
+    }
     Ok(())
 }
 

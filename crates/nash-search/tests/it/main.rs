@@ -1,6 +1,7 @@
 //! Integration tests for nash-search: ground truth, agreement between solvers, symmetries.
 
 mod budget;
+mod canonical;
 mod certify;
 mod ground_truth;
 mod persistent;
