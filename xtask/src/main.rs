@@ -8,6 +8,7 @@ mod bench;
 mod experiment;
 mod hexgui;
 mod htp;
+mod openings;
 mod proofs;
 mod regress;
 mod regress_tst;
@@ -36,6 +37,9 @@ enum Task {
     /// Write and check proof certificates: `sweep` (solved.tsv) or `measure` (a size's
     /// openings: sizes and check times).
     Proofs(proofs::Args),
+    /// Solve a board's one-move openings one by one within a time limit each (resumable), and
+    /// write their map to testdata/openings-NxN.tsv.
+    Openings(openings::Args),
     /// Reproduce the seed papers' tables with Nash's code.
     Experiment(experiment::Args),
     /// Play HTP engines against each other: Nash's players, MoHex, Wolve, any HTP engine.
@@ -73,6 +77,7 @@ fn main() -> anyhow::Result<()> {
         Task::Bench(a) => bench::run(a),
         Task::VerifyPatterns(a) => verify_patterns::run(a),
         Task::Experiment(a) => experiment::run(a),
+        Task::Openings(a) => openings::run(a),
         Task::Proofs(a) => proofs::run(a),
         Task::Tournament(a) => tournament::run(a),
         Task::Hexgui(a) => hexgui::run(a),
@@ -111,6 +116,8 @@ mod tests {
             &["bench", "vs-ref", "--engine", "mohex", "--sets", "9x9"][..],
             &["bench", "vs-ref", "--engine", "mohex", "--threads", "0"][..],
             &["bench", "vs-ref", "--engine", "mohex", "--time-limit", "NaN"][..],
+            &["openings", "--size", "12"][..],
+            &["openings", "--time-limit", "0"][..],
         ] {
             let argv = std::iter::once("xtask").chain(args.iter().copied());
             assert!(Cli::try_parse_from(argv).is_err(), "{args:?} accepted");
@@ -120,6 +127,7 @@ mod tests {
             &["bench", "solve", "--only", "7x7", "--threads", "1,2", "--one-by-one"][..],
             &["bench", "board", "--", "--save-baseline", "x"][..],
             &["bench", "vs-ref", "--engine", "mohex --quiet", "--sets", "7x7,8x8-openings"][..],
+            &["openings", "--size", "8", "--only", "a1,h1", "--time-limit", "60"][..],
         ] {
             let argv = std::iter::once("xtask").chain(args.iter().copied());
             assert!(Cli::try_parse_from(argv).is_ok(), "{args:?} refused");

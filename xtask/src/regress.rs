@@ -71,7 +71,7 @@ impl KnowledgeArg {
     }
 }
 
-fn testdata(name: &str) -> PathBuf {
+pub fn testdata(name: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../testdata").join(name)
 }
 

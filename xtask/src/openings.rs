@@ -1,0 +1,256 @@
+//! `cargo xtask openings`: the map of a board's one-move openings, each solved by df-pn within
+//! a time limit, one at a time with every thread.
+//!
+//! An opening and its image under the 180-degree rotation have the same value (the reply
+//! rotates with it), so only the first of each pair in board order is solved. Every answer is
+//! checked against testdata/opening-maps.txt: a wrong value stops the run. Results are
+//! appended to a JSON-lines file as each opening ends; a rerun skips the decided openings and
+//! those that ran out of time within a limit at least as long, so a long map survives
+//! interruption and a rerun with a longer limit retries only what is left. The table (TSV) is
+//! written afresh from the results file after every opening: each decided opening with its
+//! winner, the loser-refuting reply when White wins (the solver's move), and the time and
+//! nodes of its solve.
+
+use std::collections::HashMap;
+use std::fs::{File, OpenOptions};
+use std::io::{BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use anyhow::{bail, Context};
+use nash_board::{BitSet, Bitboard, Cell, Color, Geometry, Symmetry};
+use nash_search::{solve, Outcome, SolverConfig};
+use serde::{Deserialize, Serialize};
+
+use crate::regress::openings;
+
+/// Arguments of `cargo xtask openings`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Board side (the openings of an n x n board; opening-maps.txt must hold its map).
+    #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u8).range(2..=11))]
+    size: u8,
+    /// Seconds allowed per opening.
+    #[arg(long, default_value = "600", value_parser = crate::parse_seconds)]
+    time_limit: Duration,
+    /// Solver threads for each opening.
+    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u16).range(1..=256))]
+    threads: u16,
+    /// Memory limit in MiB for each solve's table and caches.
+    #[arg(long, default_value_t = 1024, value_parser = clap::value_parser!(u32).range(1..))]
+    tt_mib: u32,
+    /// Only these openings (cells), space- or comma-separated, in the order given; an opening
+    /// whose rotation comes first in board order is solved as that one.
+    #[arg(long, value_delimiter = ',')]
+    only: Vec<String>,
+    /// The results file (JSON lines); default target/openings/openings-NxN.jsonl.
+    #[arg(long)]
+    out: Option<PathBuf>,
+    /// The table written from the results; default testdata/openings-NxN.tsv.
+    #[arg(long)]
+    tsv: Option<PathBuf>,
+}
+
+/// One opening's solve, as the results file keeps it.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+struct Record {
+    size: usize,
+    opening: String,
+    /// `black` or `white`; absent when the time ran out.
+    winner: Option<String>,
+    /// White's winning reply, when White wins and the solver named it.
+    reply: Option<String>,
+    seconds: f64,
+    nodes: u64,
+    threads: u16,
+    time_limit: f64,
+}
+
+fn load(path: &Path) -> anyhow::Result<HashMap<String, Record>> {
+    let mut out = HashMap::new();
+    if !path.exists() {
+        return Ok(out);
+    }
+    let f = File::open(path).with_context(|| format!("cannot read {}", path.display()))?;
+    for line in BufReader::new(f).lines() {
+        // A torn last line (the run was killed while writing) is skipped.
+        if let Ok(r) = serde_json::from_str::<Record>(&line?) {
+            let keep = match out.get(&r.opening) {
+                Some(old) => better(&r, old),
+                None => true,
+            };
+            if keep {
+                out.insert(r.opening.clone(), r);
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// Whether `new` says more than `old`: decided beats undecided, then a longer limit.
+fn better(new: &Record, old: &Record) -> bool {
+    match (&new.winner, &old.winner) {
+        (Some(_), None) => true,
+        (None, Some(_)) => false,
+        _ => new.time_limit >= old.time_limit,
+    }
+}
+
+fn color_name(c: Color) -> &'static str {
+    match c {
+        Color::Black => "black",
+        Color::White => "white",
+    }
+}
+
+pub fn run(args: Args) -> anyhow::Result<()> {
+    let n = usize::from(args.size);
+    let out = args
+        .out
+        .clone()
+        .unwrap_or_else(|| format!("target/openings/openings-{n}x{n}.jsonl").into());
+    let tsv = args
+        .tsv
+        .clone()
+        .unwrap_or_else(|| crate::regress::testdata(&format!("openings-{n}x{n}.tsv")));
+    let cases = openings(n)?;
+    let geom = cases.first().context("a board with cells")?.pos.geometry();
+    // The representative of each opening: itself or its rotation, whichever comes first.
+    let rep = |c: Cell| {
+        let r = geom.map_cell(Symmetry::Rotate180, c);
+        if Bitboard::bit_of(r) < Bitboard::bit_of(c) {
+            r
+        } else {
+            c
+        }
+    };
+    let mut todo: Vec<Cell> = Vec::new();
+    if args.only.is_empty() {
+        todo.extend(cases.iter().filter_map(|c| {
+            let cell: Cell = c.label.parse().ok()?;
+            (rep(cell) == cell).then_some(cell)
+        }));
+    } else {
+        for word in args.only.iter().flat_map(|w| w.split_whitespace()) {
+            let cell: Cell =
+                word.parse().map_err(|e| anyhow::anyhow!("bad opening {word:?}: {e}"))?;
+            if !geom.is_on_board(cell) {
+                bail!("opening {word} is not a cell of the {n}x{n} board");
+            }
+            if !todo.contains(&rep(cell)) {
+                todo.push(rep(cell));
+            }
+        }
+    }
+    if let Some(dir) = out.parent() {
+        std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    }
+    let mut done = load(&out)?;
+    let limit = args.time_limit.as_secs_f64();
+    let mut cfg = SolverConfig {
+        threads: usize::from(args.threads),
+        tt_mib: args.tt_mib as usize,
+        ..SolverConfig::default()
+    };
+    cfg.budget.time = Some(args.time_limit);
+    let start = Instant::now();
+    for cell in todo {
+        let label = cell.to_string();
+        if let Some(r) = done.get(&label) {
+            if r.winner.is_some() || r.time_limit >= limit {
+                continue;
+            }
+        }
+        let case = cases.iter().find(|c| c.label == label).context("opening of the board")?;
+        let t = Instant::now();
+        let r = solve(&case.pos, &cfg);
+        let seconds = t.elapsed().as_secs_f64();
+        let winner = r.outcome.winner(case.pos.to_move());
+        if winner.is_some_and(|w| w != case.winner) {
+            bail!(
+                "WRONG: opening {label} solved as a {} win, opening-maps.txt says {}",
+                color_name(winner.expect("decided")),
+                color_name(case.winner)
+            );
+        }
+        let reply = match r.outcome {
+            Outcome::Win { winning_move: Some(m), .. } => Some(m.to_string()),
+            _ => None,
+        };
+        let rec = Record {
+            size: n,
+            opening: label.clone(),
+            winner: winner.map(|w| color_name(w).to_string()),
+            reply,
+            seconds,
+            nodes: r.stats.nodes,
+            threads: args.threads,
+            time_limit: limit,
+        };
+        println!(
+            "{label:<4} {:<9} {:<5} {seconds:>9.2}s  nodes {:>10}",
+            rec.winner.as_deref().unwrap_or("undecided"),
+            rec.reply.as_deref().unwrap_or("-"),
+            rec.nodes
+        );
+        let mut f = OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(&out)
+            .with_context(|| format!("cannot write {}", out.display()))?;
+        writeln!(f, "{}", serde_json::to_string(&rec)?)?;
+        done.insert(label, rec);
+        write_tsv(&tsv, n, &done, &rep)?;
+    }
+    write_tsv(&tsv, n, &done, &rep)?;
+    let decided = done.values().filter(|r| r.winner.is_some()).count();
+    println!(
+        "{decided} of {} openings up to rotation decided ({}); this run {:.1}s",
+        cases
+            .iter()
+            .filter(|c| c.label.parse().map(|x: Cell| rep(x) == x).unwrap_or(false))
+            .count(),
+        out.display(),
+        start.elapsed().as_secs_f64()
+    );
+    Ok(())
+}
+
+/// Writes the decided openings and their rotations, in board order.
+fn write_tsv(
+    path: &Path,
+    n: usize,
+    done: &HashMap<String, Record>,
+    rep: &dyn Fn(Cell) -> Cell,
+) -> anyhow::Result<()> {
+    let geom = Geometry::<Bitboard>::get(n, n)?;
+    let mut text = format!(
+        "# The one-move openings of the {n}x{n} board solved by Nash's df-pn (cargo xtask openings).\n\
+         # winner: who wins after Black's opening; reply: White's winning reply (the solver's move)\n\
+         # when White wins; seconds and nodes of the solve of the opening or of its 180-degree\n\
+         # rotation (column solved_as), whose value is the same and whose reply is rotated.\n\
+         opening\twinner\treply\tseconds\tnodes\tthreads\tsolved_as\n"
+    );
+    for cell in geom.cells() {
+        let r = rep(cell);
+        let Some(rec) = done.get(&r.to_string()).filter(|rec| rec.winner.is_some()) else {
+            continue;
+        };
+        let reply = match &rec.reply {
+            Some(m) if r != cell => {
+                let m: Cell = m.parse().map_err(|e| anyhow::anyhow!("bad reply {m:?}: {e}"))?;
+                geom.map_cell(Symmetry::Rotate180, m).to_string()
+            }
+            Some(m) => m.clone(),
+            None => "-".to_string(),
+        };
+        text.push_str(&format!(
+            "{cell}\t{}\t{reply}\t{:.2}\t{}\t{}\t{r}\n",
+            rec.winner.as_deref().unwrap_or("-"),
+            rec.seconds,
+            rec.nodes,
+            rec.threads
+        ));
+    }
+    std::fs::write(path, text).with_context(|| format!("cannot write {}", path.display()))
+}
