@@ -5,6 +5,7 @@
 use clap::{Parser, Subcommand};
 
 mod bench;
+mod cluster_demo;
 mod experiment;
 mod hexgui;
 mod htp;
@@ -47,6 +48,9 @@ enum Task {
     /// A HexGui session with `nash htp` attached on a virtual display, driven by xdotool,
     /// with screenshots in target/hexgui (installs Xvfb, xdotool and ImageMagick with apt).
     Hexgui(hexgui::Args),
+    /// A split solve on a single-node Slurm cluster started here: split, job array, merge,
+    /// the root from the merged database (needs Debian's slurm-wlm; docs/cluster.md).
+    ClusterDemo(cluster_demo::Args),
     /// Serve HTP with Nash's engine, as `nash htp` does (tests of the tournament play it
     /// without building the `nash` binary).
     #[command(hide = true)]
@@ -81,6 +85,7 @@ fn main() -> anyhow::Result<()> {
         Task::Proofs(a) => proofs::run(a),
         Task::Tournament(a) => tournament::run(a),
         Task::Hexgui(a) => hexgui::run(a),
+        Task::ClusterDemo(a) => cluster_demo::run(a),
         Task::Htp(a) => {
             let mut engine = nash_htp::Engine::with_player(&a.player)?;
             let stdin = std::io::BufReader::new(std::io::stdin());

@@ -67,7 +67,11 @@ Examples:
 Examples:
   nash solve
   nash solve c3 --size 6 --threads 2 --json
-  nash solve a1 --size 5 --solver pns --time-limit 10")]
+  nash solve a1 --size 5 --solver pns --time-limit 10
+  nash solve c3 --size 5 --db solved.db
+  nash solve --batch testdata/games/positions-6x6.txt --size 6 --db solved.db
+With --db FILE, positions stored there (or their mirror images) are answered at once, and
+every position solved is stored: a batch started again redoes nothing it finished.")]
     Solve(cmd::solve::Args),
     /// Check a proof certificate written by `nash solve --proof`: valid, or the first bad node.
     #[command(after_help = "\
@@ -80,8 +84,30 @@ The checker replays the certificate by the rules of Hex alone; an invalid one ex
     #[command(after_help = "\
 Examples:
   nash winning a1 --size 4 --json
-  nash winning --size 5 --threads 2")]
+  nash winning --size 5 --threads 2
+  nash winning a1 --size 4 --db solved.db")]
     Winning(cmd::winning::Args),
+    /// A solved-position database (written by --db): stats, export, merge, verify.
+    #[command(after_help = "\
+Examples:
+  nash solve a1 --size 4 --db 4x4.db
+  nash db stats 4x4.db
+  nash db export 4x4.db --format jsonl
+  nash db merge 4x4.db --into all.db
+  nash db verify all.db --sample 2 --seed 7
+docs/db.md describes the file and its guarantees.")]
+    Db(cmd::db::Args),
+    /// Split a solve into jobs: the positions a few moves ahead, in job files for a cluster.
+    #[command(after_help = "\
+Examples:
+  nash split --size 4 --depth 2 --db split.db --out jobs --jobs 2
+  nash solve --batch jobs/job-1.txt --size 4 --db worker-1.db
+  nash solve --batch jobs/job-2.txt --size 4 --db worker-2.db
+  nash db merge split.db worker-1.db worker-2.db --into merged.db
+  nash solve --size 4 --db merged.db
+Positions decided already (in the database, or by a quick solve) are left out; docs/cluster.md
+runs the jobs as a Slurm job array.")]
+    Split(cmd::split::Args),
     /// One move for a position from a player, with what it saw (value, line, scores, nodes).
     #[command(after_help = "\
 Examples:
@@ -142,6 +168,8 @@ fn main() -> ExitCode {
         Command::Vc(a) => cmd::vc::run(a),
         Command::Solve(a) => cmd::solve::run(a),
         Command::Winning(a) => cmd::winning::run(a),
+        Command::Db(a) => cmd::db::run(a),
+        Command::Split(a) => cmd::split::run(a),
         Command::Check(a) => cmd::check::run(a),
         Command::Genmove(a) => cmd::genmove::run(a),
         Command::Play(a) => cmd::play::run(a),

@@ -15,14 +15,14 @@ use crate::log::{self, Entry, Header};
 #[derive(Debug, thiserror::Error)]
 pub enum DbError {
     /// The operating system refused.
-    #[error("{}: {what}: {}", path.display(), lower(source))]
+    #[error("{}: {what}: {}", path.display(), lower(error))]
     Io {
         /// The file.
         path: PathBuf,
         /// What was being done.
         what: &'static str,
-        /// The error.
-        source: std::io::Error,
+        /// The error (not a `source`: the message already says it, in one line).
+        error: std::io::Error,
     },
     /// The file does not start with the database header.
     #[error("{}: not a Nash solved-position database (no NASHSDB header)", path.display())]
@@ -136,7 +136,7 @@ impl Db {
         let path = path.as_ref().to_path_buf();
         let io = |what| {
             let path = path.clone();
-            move |source| DbError::Io { path, what, source }
+            move |error| DbError::Io { path, what, error }
         };
         let mut file = OpenOptions::new()
             .read(true)
@@ -165,10 +165,10 @@ impl Db {
     /// Opens `path`, which must exist, for reading only.
     pub fn open_read(path: impl AsRef<Path>) -> Result<Db, DbError> {
         let path = path.as_ref().to_path_buf();
-        let bytes = std::fs::read(&path).map_err(|source| DbError::Io {
+        let bytes = std::fs::read(&path).map_err(|error| DbError::Io {
             path: path.clone(),
             what: "cannot read",
-            source,
+            error,
         })?;
         Db::from_bytes(&path, &bytes)
     }
@@ -346,10 +346,10 @@ impl Db {
             return Err(DbError::ReadOnly { path: self.path.clone() });
         };
         // One write per record: a kill tears at most this one.
-        file.write_all(&log::frame(&key, &merged)).map_err(|source| DbError::Io {
+        file.write_all(&log::frame(&key, &merged)).map_err(|error| DbError::Io {
             path: self.path.clone(),
             what: "cannot write",
-            source,
+            error,
         })?;
         self.records += 1;
         self.map.insert(key, merged);
@@ -360,10 +360,10 @@ impl Db {
     /// this).
     pub fn sync(&mut self) -> Result<(), DbError> {
         match &self.writer {
-            Some(f) => f.sync_data().map_err(|source| DbError::Io {
+            Some(f) => f.sync_data().map_err(|error| DbError::Io {
                 path: self.path.clone(),
                 what: "cannot sync",
-                source,
+                error,
             }),
             None => Ok(()),
         }
@@ -379,7 +379,7 @@ fn lock(file: &File, path: &Path) -> Result<(), DbError> {
         Ok(()) => Ok(()),
         Err(rustix::io::Errno::WOULDBLOCK) => Err(DbError::Locked { path: path.to_path_buf() }),
         Err(e) => {
-            Err(DbError::Io { path: path.to_path_buf(), what: "cannot lock", source: e.into() })
+            Err(DbError::Io { path: path.to_path_buf(), what: "cannot lock", error: e.into() })
         }
     }
 }

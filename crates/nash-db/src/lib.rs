@@ -31,8 +31,10 @@ mod db;
 mod key;
 pub mod log;
 mod solve;
+mod tree;
 
 pub use db::{Db, DbError, Solved};
 pub use key::{Frame, Key, KeyError};
 pub use log::Entry;
 pub use solve::{lookup, solve, solve_many, winning_moves, Source};
+pub use tree::from_tree;

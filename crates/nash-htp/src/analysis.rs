@@ -27,24 +27,32 @@ pub(crate) enum Inferior {
 
 /// The winner of the position with `to_move` (default: the side to move) to play, or why the
 /// solver stopped; in `table` when one is kept between solves.
+/// With a database, a stored answer is used and a new one stored.
 pub(crate) fn solve_state<B: BitSet>(
     pos: &Position<B>,
     to_move: Option<Color>,
     cfg: &SolverConfig,
     table: Option<&mut SolverTable<B>>,
-) -> Result<Color, StopReason> {
+    db: Option<&mut nash_db::Db>,
+) -> Result<Result<Color, StopReason>, HtpError> {
     let p = with_to_move(pos, to_move.unwrap_or(pos.to_move()));
     if let Some(w) = p.winner() {
-        return Ok(w);
+        return Ok(Ok(w));
+    }
+    if let Some(r) = db.as_deref().and_then(|db| nash_db::lookup(db, &p)) {
+        return Ok(Ok(r.outcome.winner(p.to_move()).expect("a stored outcome is decided")));
     }
     let r = match table {
         Some(t) => t.solve(&p, cfg),
         None => solve(&p, cfg),
     };
-    match r.outcome {
+    if let Some(db) = db {
+        db.put(&p, &r.outcome, r.stats.nodes)?;
+    }
+    Ok(match r.outcome {
         Outcome::Unknown { reason } => Err(reason),
         o => Ok(o.winner(p.to_move()).expect("decided outcome has a winner")),
-    }
+    })
 }
 
 /// `dfpn-solver-find-winning`: every winning move of `color`, each legal move decided.
@@ -53,13 +61,20 @@ pub(crate) fn find_winning<B: BitSet>(
     color: Color,
     cfg: &SolverConfig,
     table: &mut SolverTable<B>,
+    db: Option<&mut nash_db::Db>,
 ) -> Result<String, HtpError> {
     let p = with_to_move(pos, color);
     if let Some(w) = p.winner() {
         // A finished game: every move keeps the winner's win, none saves the loser.
         return Ok(if w == color { CellList(p.empty_cells()).to_string() } else { String::new() });
     }
+    if let Some(set) = db.as_deref().and_then(|db| db.get(&p)).and_then(|s| s.winning_set) {
+        return Ok(CellList(set).to_string());
+    }
     let w = table.winning_moves(&p, cfg);
+    if let Some(db) = db {
+        db.put_winning(&p, &w)?;
+    }
     if !w.unknown.is_empty() {
         let reason = match cfg.budget.time {
             Some(_) => "time limit reached",

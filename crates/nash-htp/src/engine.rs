@@ -189,6 +189,8 @@ pub struct Engine {
     pub(crate) stop: Option<(Arc<AtomicBool>, Arc<AtomicBool>)>,
     /// The counters the running command's solves add to, when progress is written.
     pub(crate) progress: Option<Arc<Progress>>,
+    /// The solved-position database of the df-pn commands (`nash htp --db`).
+    db: Option<nash_db::Db>,
 }
 
 impl Default for Engine {
@@ -220,7 +222,14 @@ impl Engine {
             guifx: false,
             stop: None,
             progress: None,
+            db: None,
         })
+    }
+
+    /// Gives `dfpn-solve-state` and `dfpn-solver-find-winning` a solved-position database:
+    /// stored answers are used, new ones stored.
+    pub fn set_db(&mut self, db: nash_db::Db) {
+        self.db = Some(db);
     }
 
     /// The player `genmove` asks.
@@ -383,11 +392,23 @@ impl Engine {
                 let answer = match &self.pos {
                     AnyPosition::Small(p) => {
                         self.dfpn_wide.clear();
-                        analysis::find_winning(p, color, &cfg, &mut self.dfpn_small)
+                        analysis::find_winning(
+                            p,
+                            color,
+                            &cfg,
+                            &mut self.dfpn_small,
+                            self.db.as_mut(),
+                        )
                     }
                     AnyPosition::Wide(p) => {
                         self.dfpn_small.clear();
-                        analysis::find_winning(p, color, &cfg, &mut self.dfpn_wide)
+                        analysis::find_winning(
+                            p,
+                            color,
+                            &cfg,
+                            &mut self.dfpn_wide,
+                            self.db.as_mut(),
+                        )
                     }
                 };
                 match answer {
@@ -821,13 +842,17 @@ impl Engine {
         let winner = match (&self.pos, kind) {
             (AnyPosition::Small(p), SolverKind::Dfpn) => {
                 self.dfpn_wide.clear();
-                analysis::solve_state(p, to_move, &cfg, Some(&mut self.dfpn_small))
+                let db = self.db.as_mut();
+                analysis::solve_state(p, to_move, &cfg, Some(&mut self.dfpn_small), db)?
             }
             (AnyPosition::Wide(p), SolverKind::Dfpn) => {
                 self.dfpn_small.clear();
-                analysis::solve_state(p, to_move, &cfg, Some(&mut self.dfpn_wide))
+                let db = self.db.as_mut();
+                analysis::solve_state(p, to_move, &cfg, Some(&mut self.dfpn_wide), db)?
             }
-            (pos, _) => with_position!(pos, p => analysis::solve_state(p, to_move, &cfg, None)),
+            (pos, _) => {
+                with_position!(pos, p => analysis::solve_state(p, to_move, &cfg, None, None))?
+            }
         };
         let winner = match winner {
             // Stopped by the controller: Benzene's answer for a solve that did not finish.

@@ -88,6 +88,9 @@ pub enum HtpError {
     /// A command whose machinery this build lacks.
     #[error("{0} is not available in this build")]
     NotAvailable(&'static str),
+    /// The solved-position database refused (a conflict, or the disk).
+    #[error("{0}")]
+    Db(String),
     /// A command whose machinery panicked; the position is left as it was before the command.
     #[error("internal error in {command}: {message}")]
     Internal {
@@ -96,4 +99,10 @@ pub enum HtpError {
         /// The panic message.
         message: String,
     },
+}
+
+impl From<nash_db::DbError> for HtpError {
+    fn from(e: nash_db::DbError) -> HtpError {
+        HtpError::Db(e.to_string())
+    }
 }

@@ -9,12 +9,21 @@ pub struct Args {
     /// during a session.
     #[command(flatten)]
     player: crate::player::PlayerArgs,
+    /// A solved-position database for `dfpn-solve-state` and `dfpn-solver-find-winning`:
+    /// stored answers are used, new ones stored (docs/db.md).
+    #[arg(long, value_name = "FILE")]
+    db: Option<std::path::PathBuf>,
 }
 
 /// Serves HTP on stdin/stdout until `quit` or the end of the input. A controller that closes
 /// its end of the pipe has ended the session: that is not an error.
 pub fn run(args: Args) -> anyhow::Result<()> {
     let mut engine = nash_htp::Engine::with_player(&args.player.player)?;
+    if let Some(path) = &args.db {
+        let db = nash_db::Db::open(path)?;
+        crate::cmd::db::warn_torn(&db);
+        engine.set_db(db);
+    }
     let budget = args.player.budget();
     engine.set_play_params(PlayParams {
         max_time: budget.time,

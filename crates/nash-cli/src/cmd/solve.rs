@@ -49,6 +49,11 @@ pub struct Args {
     /// Write every line of the strategy out instead of closing lines with virtual connections.
     #[arg(long, requires = "proof")]
     proof_no_vc: bool,
+    /// With --db: decide the position from the stored answers this many moves ahead when it
+    /// is not stored itself (the root of a split solve; 0 to 4).
+    #[arg(long, value_name = "D", default_value_t = 2, requires = "db",
+          value_parser = clap::value_parser!(u8).range(0..=4))]
+    db_depth: u8,
 }
 
 /// Solver options shared by `nash solve` and `nash winning`.
@@ -86,6 +91,10 @@ pub struct SolverArgs {
     /// bar is shown without it).
     #[arg(long)]
     pub progress: bool,
+    /// A solved-position database (docs/db.md): positions found there are not solved again,
+    /// and every position solved is stored (the file is created if missing).
+    #[arg(long, value_name = "FILE")]
+    pub db: Option<std::path::PathBuf>,
 }
 
 /// The solvers by their command-line names.
@@ -211,6 +220,8 @@ pub(crate) struct Report {
     /// computed).
     principal_variation: Option<Vec<String>>,
     solver: String,
+    /// Whether the answer was read from the database (`--db`) rather than solved.
+    from_db: bool,
     stats: Stats,
 }
 
@@ -239,8 +250,19 @@ impl Report {
             reason,
             principal_variation: pv.map(|line| line.iter().map(|c| c.to_string()).collect()),
             solver: solver.to_owned(),
+            from_db: false,
             stats: r.stats,
         }
+    }
+}
+
+impl SolverArgs {
+    /// The database of `--db`, opened for writing (a torn tail reported on stderr).
+    pub fn open_db(&self) -> anyhow::Result<Option<nash_db::Db>> {
+        let Some(path) = &self.db else { return Ok(None) };
+        let db = nash_db::Db::open(path)?;
+        crate::cmd::db::warn_torn(&db);
+        Ok(Some(db))
     }
 }
 
@@ -307,23 +329,45 @@ fn picture<B: BitSet>(p: &Position<B>, outcome: &Outcome<B>, pv: &[Cell]) -> Str
 }
 
 fn report<B: BitSet>(p: &Position<B>, cfg: &SolverConfig, args: &Args) -> anyhow::Result<()> {
-    let (r, pv, proof) = {
-        let (_watch, cfg) = args.solver.watch("solving", cfg);
-        // One table for the solve, the line and the certificate after it, which find most
-        // proofs stored.
-        let mut table = SolverTable::new();
-        let r = table.solve(p, &cfg);
-        let decided = !matches!(r.outcome, Outcome::Unknown { .. });
-        let pv = (decided && !args.no_pv).then(|| table.principal_variation(p, &cfg));
-        let proof = match (&args.proof, decided) {
-            (Some(path), true) => Some(write_proof(p, &cfg, &mut table, args, path)?),
-            _ => None,
-        };
-        (r, pv, proof)
+    let mut db = args.solver.open_db()?;
+    // A stored answer (or one the stored answers decide two moves ahead, as after a split
+    // solve) is used as it is, unless a certificate is asked for, which needs the solve.
+    let stored = match (&db, &args.proof) {
+        (Some(db), None) => nash_db::lookup(db, p).or_else(|| {
+            nash_db::from_tree(db, p, args.db_depth.into())
+                .map(|outcome| SolveResult { outcome, stats: Stats::default() })
+        }),
+        _ => None,
     };
+    let from_db = stored.is_some();
+    let (r, pv, proof) = match stored {
+        Some(r) => (r, None, None),
+        None => {
+            let (_watch, cfg) = args.solver.watch("solving", cfg);
+            // One table for the solve, the line and the certificate after it, which find most
+            // proofs stored.
+            let mut table = SolverTable::new();
+            let r = table.solve(p, &cfg);
+            if let Some(db) = &mut db {
+                db.put(p, &r.outcome, r.stats.nodes)?;
+            }
+            let decided = !matches!(r.outcome, Outcome::Unknown { .. });
+            let pv = (decided && !args.no_pv).then(|| table.principal_variation(p, &cfg));
+            let proof = match (&args.proof, decided) {
+                (Some(path), true) => Some(write_proof(p, &cfg, &mut table, args, path)?),
+                _ => None,
+            };
+            (r, pv, proof)
+        }
+    };
+    if let (Some(db), true) = (&mut db, from_db) {
+        // An answer decided from the stored ones is stored too.
+        db.put(p, &r.outcome, 0)?;
+    }
     args.picture.write(|| picture(p, &r.outcome, pv.as_deref().unwrap_or_default()))?;
     let line_end = pv.as_deref().map(|line| line_end(p, line));
-    let rep = Report::new(p, r, pv.as_deref(), args.solver.solver.kind().name());
+    let mut rep = Report::new(p, r, pv.as_deref(), args.solver.solver.kind().name());
+    rep.from_db = from_db;
     if args.json {
         outln!("{}", serde_json::to_string_pretty(&rep)?);
         return Ok(());
@@ -335,6 +379,9 @@ fn report<B: BitSet>(p: &Position<B>, cfg: &SolverConfig, args: &Args) -> anyhow
     }
     if let Some(m) = &rep.winning_move {
         outln!("winning move: {m}");
+    }
+    if from_db {
+        outln!("from the database {}", args.solver.db.clone().unwrap_or_default().display());
     }
     if let Some(c) = &rep.carrier {
         outln!("carrier ({} cells): {}", c.len(), c.join(" "));

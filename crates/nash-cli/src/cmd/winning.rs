@@ -28,6 +28,8 @@ struct Report {
     losing: Vec<String>,
     unknown: Vec<String>,
     exact: bool,
+    /// Whether the set was read from the database (`--db`) rather than decided.
+    from_db: bool,
     stats: Stats,
 }
 
@@ -41,10 +43,15 @@ pub fn run(args: Args) -> anyhow::Result<()> {
 
 fn report<B: BitSet>(p: &Position<B>, cfg: &SolverConfig, args: &Args) -> anyhow::Result<()> {
     let json = args.json;
-    let w = {
+    let mut db = args.solver.open_db()?;
+    let (w, source) = {
         let (_watch, cfg) = args.solver.watch("deciding every move", cfg);
-        nash_search::winning_moves(p, &cfg)
+        match &mut db {
+            Some(db) => nash_db::winning_moves(db, p, &cfg)?,
+            None => (nash_search::winning_moves(p, &cfg), nash_db::Source::Solved),
+        }
     };
+    let from_db = source == nash_db::Source::Db;
     args.picture.write(|| {
         let mover = p.to_move();
         Picture::new(p)
@@ -68,6 +75,7 @@ fn report<B: BitSet>(p: &Position<B>, cfg: &SolverConfig, args: &Args) -> anyhow
         losing: CellList(w.losing).names(),
         unknown: CellList(w.unknown).names(),
         exact: w.unknown.is_empty(),
+        from_db,
         stats: w.stats,
     };
     if json {
@@ -83,6 +91,9 @@ fn report<B: BitSet>(p: &Position<B>, cfg: &SolverConfig, args: &Args) -> anyhow
     );
     if !rep.exact {
         outln!("undecided within the budget ({}): {}", rep.unknown.len(), rep.unknown.join(" "));
+    }
+    if from_db {
+        outln!("from the database {}", args.solver.db.clone().unwrap_or_default().display());
     }
     outln!("nodes {}  time {:.3}s", rep.stats.nodes, rep.stats.time.as_secs_f64());
     Ok(())

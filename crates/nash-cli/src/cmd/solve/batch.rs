@@ -43,10 +43,11 @@ pub(super) fn run(
         lines.push(line.to_owned());
         positions.push(pos.pos);
     }
+    let mut db = solver.open_db()?;
     let started = Instant::now();
     let reports = {
         let (_watch, cfg) = solver.watch("solving", &cfg);
-        solve_all(&positions, &cfg, solver.solver.kind().name())
+        solve_all(&positions, &cfg, solver.solver.kind().name(), db.as_mut())?
     };
     let wall = started.elapsed();
     if json {
@@ -60,6 +61,7 @@ pub(super) fn run(
     }
     let width = lines.iter().map(String::len).max().unwrap_or(0);
     let (mut wins, mut losses) = (0, 0);
+    let stored = reports.iter().filter(|r| r.from_db).count();
     for (line, r) in lines.iter().zip(&reports) {
         match r.result {
             "win" => wins += 1,
@@ -71,15 +73,17 @@ pub(super) fn run(
             (None, reason) => format!("unknown ({})", reason.as_deref().unwrap_or_default()),
         };
         let mv = r.winning_move.as_deref().map(|m| format!("  move {m}")).unwrap_or_default();
+        let from = if r.from_db { "  from db" } else { "" };
         outln!(
-            "{line:<width$}  {} to move: {value}{mv}  nodes {}  time {:.3}s",
+            "{line:<width$}  {} to move: {value}{mv}  nodes {}  time {:.3}s{from}",
             r.to_move,
             r.stats.nodes,
             r.stats.time.as_secs_f64()
         );
     }
+    let from = if db.is_some() { format!(" ({stored} from the database)") } else { String::new() };
     outln!(
-        "{} positions: {wins} won and {losses} lost by the player to move, {} unknown; {:.3}s on {} threads",
+        "{} positions{from}: {wins} won and {losses} lost by the player to move, {} unknown; {:.3}s on {} threads",
         lines.len(),
         lines.len() - wins - losses,
         wall.as_secs_f64(),
@@ -89,12 +93,14 @@ pub(super) fn run(
 }
 
 /// Solves positions of both bitboard widths, each width as one set, and returns the reports
-/// in the order of `positions`.
+/// in the order of `positions`; with a database, stored positions are not solved again and
+/// each new answer is stored as soon as it is found.
 fn solve_all(
     positions: &[AnyPosition],
     cfg: &nash_search::SolverConfig,
     solver: &str,
-) -> Vec<Report> {
+    mut db: Option<&mut nash_db::Db>,
+) -> anyhow::Result<Vec<Report>> {
     let mut small = Vec::new();
     let mut wide = Vec::new();
     for (i, p) in positions.iter().enumerate() {
@@ -103,22 +109,33 @@ fn solve_all(
             AnyPosition::Wide(p) => wide.push((i, p.clone())),
         }
     }
-    let mut out: Vec<(usize, Report)> = solve_set(small, cfg, solver);
-    out.extend(solve_set(wide, cfg, solver));
+    let mut out: Vec<(usize, Report)> = solve_set(small, cfg, solver, db.as_deref_mut())?;
+    out.extend(solve_set(wide, cfg, solver, db)?);
     out.sort_by_key(|&(i, _)| i);
-    out.into_iter().map(|(_, r)| r).collect()
+    Ok(out.into_iter().map(|(_, r)| r).collect())
 }
 
 fn solve_set<B: BitSet>(
     set: Vec<(usize, Position<B>)>,
     cfg: &nash_search::SolverConfig,
     solver: &str,
-) -> Vec<(usize, Report)> {
+    db: Option<&mut nash_db::Db>,
+) -> anyhow::Result<Vec<(usize, Report)>> {
     let (index, positions): (Vec<usize>, Vec<Position<B>>) = set.into_iter().unzip();
-    let results = nash_search::solve_many(&positions, cfg);
-    index
+    let results = match db {
+        Some(db) => nash_db::solve_many(db, &positions, cfg)?,
+        None => nash_search::solve_many(&positions, cfg)
+            .into_iter()
+            .map(|r| (r, nash_db::Source::Solved))
+            .collect(),
+    };
+    Ok(index
         .into_iter()
         .zip(positions.iter().zip(results))
-        .map(|(i, (p, r))| (i, Report::new(p, r, None, solver)))
-        .collect()
+        .map(|(i, (p, (r, source)))| {
+            let mut report = Report::new(p, r, None, solver);
+            report.from_db = source == nash_db::Source::Db;
+            (i, report)
+        })
+        .collect())
 }

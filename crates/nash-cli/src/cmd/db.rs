@@ -1,0 +1,320 @@
+//! `nash db`: what a solved-position database holds, exported, merged and checked again.
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+use anyhow::Context;
+use nash_board::{BitSet, Position};
+use nash_db::{Db, Entry, Key};
+use nash_search::{Outcome, SolverConfig};
+use serde::Serialize;
+
+use crate::cmd::solve::SolverArgs;
+
+/// Arguments of `nash db`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, clap::Subcommand)]
+enum Command {
+    /// Positions, records and bytes of each file, and positions by board size and value.
+    Stats {
+        /// Database files.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+    },
+    /// Every position of a database, one a line: TSV (the columns of testdata/solved.tsv's
+    /// kind) or JSON lines. Positions are written as one-line SGF, which every command reads.
+    Export {
+        /// The database.
+        file: PathBuf,
+        /// The output form.
+        #[arg(long, value_enum, default_value_t = Format::Tsv)]
+        format: Format,
+    },
+    /// Several databases into one (created if missing, added to otherwise); a position with
+    /// different values in two of them is an error naming it.
+    Merge {
+        /// The databases to merge.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        /// The database they are merged into.
+        #[arg(long, value_name = "FILE")]
+        into: PathBuf,
+    },
+    /// Solve stored positions again (all, or a sample) and compare: each value, and that each
+    /// stored winning move wins; exits with 1 on a disagreement.
+    Verify {
+        /// The database.
+        file: PathBuf,
+        /// Check this many positions, chosen at random (all without it).
+        #[arg(long, value_name = "N")]
+        sample: Option<usize>,
+        /// The seed of the sample.
+        #[arg(long, value_name = "S", default_value_t = 1)]
+        seed: u64,
+        #[command(flatten)]
+        solver: SolverArgs,
+    },
+}
+
+/// The forms of `nash db export`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum Format {
+    /// Tab-separated columns with a header line.
+    Tsv,
+    /// One JSON object a line.
+    Jsonl,
+}
+
+pub fn run(args: Args) -> anyhow::Result<()> {
+    match args.command {
+        Command::Stats { files } => stats(&files),
+        Command::Export { file, format } => export(&file, format),
+        Command::Merge { files, into } => merge(&files, &into),
+        Command::Verify { file, sample, seed, solver } => verify(&file, sample, seed, &solver),
+    }
+}
+
+/// Opens a database for reading, saying on stderr when a torn tail was left out.
+fn open_read(path: &std::path::Path) -> anyhow::Result<Db> {
+    let db = Db::open_read(path)?;
+    warn_torn(&db);
+    Ok(db)
+}
+
+/// Says on stderr that a torn last record was left out (or cut off).
+pub fn warn_torn(db: &Db) {
+    if db.dropped_bytes() > 0 {
+        eprintln!(
+            "warning: {}: a torn last record ({} bytes, a write cut short) was left out",
+            db.path().display(),
+            db.dropped_bytes()
+        );
+    }
+}
+
+fn size(key: &Key) -> String {
+    if key.cols() == key.rows() {
+        key.cols().to_string()
+    } else {
+        format!("{}x{}", key.cols(), key.rows())
+    }
+}
+
+fn stats(files: &[PathBuf]) -> anyhow::Result<()> {
+    for path in files {
+        let db = open_read(path)?;
+        let bytes = std::fs::metadata(path).map(|m| m.len()).unwrap_or_default();
+        outln!(
+            "{}: {} positions, {} records, {bytes} bytes",
+            path.display(),
+            db.len(),
+            db.records()
+        );
+        // Per board size: positions, wins and losses of the player to move, winning sets,
+        // carriers and the nodes the solves took.
+        let mut by_size: BTreeMap<(usize, usize), [u64; 6]> = BTreeMap::new();
+        for (key, e) in db.entries() {
+            let row = by_size.entry((key.cols(), key.rows())).or_default();
+            row[0] += 1;
+            row[if e.wins { 1 } else { 2 }] += 1;
+            row[3] += u64::from(e.winning_set.is_some());
+            row[4] += u64::from(e.carrier.is_some());
+            row[5] += e.nodes;
+        }
+        if by_size.is_empty() {
+            continue;
+        }
+        outln!("  size   positions  wins  losses  winning sets  carriers  nodes");
+        for ((cols, rows), r) in by_size {
+            outln!(
+                "  {:<6} {:>9}  {:>4}  {:>6}  {:>12}  {:>8}  {}",
+                format!("{cols}x{rows}"),
+                r[0],
+                r[1],
+                r[2],
+                r[3],
+                r[4],
+                r[5]
+            );
+        }
+    }
+    Ok(())
+}
+
+/// One position as `nash db export` writes it.
+#[derive(Serialize)]
+struct Exported {
+    size: String,
+    position: String,
+    to_move: String,
+    winner: String,
+    winning_move: Option<String>,
+    winning_set: Option<Vec<String>>,
+    carrier: Option<Vec<String>>,
+    nodes: u64,
+}
+
+impl Exported {
+    fn new(key: &Key, e: &Entry) -> Exported {
+        let names = |cells: &Vec<u16>| cells.iter().map(|&i| key.cell(i).to_string()).collect();
+        let to_move = key.to_move();
+        Exported {
+            size: size(key),
+            position: key.sgf(),
+            to_move: to_move.to_string(),
+            winner: if e.wins { to_move } else { !to_move }.to_string(),
+            winning_move: e.winning_move.map(|i| key.cell(i).to_string()),
+            winning_set: e.winning_set.as_ref().map(names),
+            carrier: e.carrier.as_ref().map(names),
+            nodes: e.nodes,
+        }
+    }
+}
+
+fn export(path: &std::path::Path, format: Format) -> anyhow::Result<()> {
+    let db = open_read(path)?;
+    if format == Format::Tsv {
+        outln!("# size\tposition\tto_move\twinner\twinning_move\twinning_moves\tcarrier\tnodes");
+    }
+    let list = |cells: &Option<Vec<String>>| match cells {
+        None => "?".to_owned(),
+        Some(c) if c.is_empty() => "-".to_owned(),
+        Some(c) => c.join(" "),
+    };
+    for (key, e) in db.entries() {
+        let x = Exported::new(key, e);
+        match format {
+            Format::Jsonl => outln!("{}", serde_json::to_string(&x)?),
+            Format::Tsv => outln!(
+                "{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}",
+                x.size,
+                x.position,
+                x.to_move,
+                x.winner,
+                x.winning_move.as_deref().unwrap_or("-"),
+                list(&x.winning_set),
+                list(&x.carrier),
+                x.nodes
+            ),
+        }
+    }
+    Ok(())
+}
+
+fn merge(files: &[PathBuf], into: &std::path::Path) -> anyhow::Result<()> {
+    let mut out = Db::open(into)?;
+    warn_torn(&out);
+    let before = out.len();
+    for path in files {
+        let db = open_read(path)?;
+        for (key, e) in db.entries() {
+            out.insert(key.clone(), e.clone())
+                .with_context(|| format!("merging {} into {}", path.display(), into.display()))?;
+        }
+    }
+    out.sync()?;
+    outln!(
+        "{}: {} positions ({} new from {} files)",
+        into.display(),
+        out.len(),
+        out.len() - before,
+        files.len()
+    );
+    Ok(())
+}
+
+/// A small deterministic generator for the sample (splitmix64).
+fn splitmix(state: &mut u64) -> u64 {
+    *state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    let mut z = *state;
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+fn verify(
+    path: &std::path::Path,
+    sample: Option<usize>,
+    seed: u64,
+    solver: &SolverArgs,
+) -> anyhow::Result<()> {
+    let db = open_read(path)?;
+    let cfg = solver.config()?;
+    let mut entries = db.entries();
+    if let Some(n) = sample {
+        // A partial Fisher-Yates shuffle: the first n are the sample.
+        let mut state = seed;
+        let n = n.min(entries.len());
+        for i in 0..n {
+            let j = i + (splitmix(&mut state) % (entries.len() - i) as u64) as usize;
+            entries.swap(i, j);
+        }
+        entries.truncate(n);
+    }
+    let (mut agree, mut disagree, mut unknown) = (0, 0, 0);
+    {
+        let (_watch, cfg) = solver.watch("verifying", &cfg);
+        for (key, e) in &entries {
+            let pos = key.position();
+            let check = nash_board::with_position!(&pos, p => check_one(p, e, &cfg));
+            match check {
+                Check::Agrees => agree += 1,
+                Check::Unknown => unknown += 1,
+                Check::Disagrees(why) => {
+                    disagree += 1;
+                    outln!("{}: {why}", key.sgf());
+                }
+            }
+        }
+    }
+    outln!(
+        "{}: {} positions checked: {agree} agree, {disagree} disagree, {unknown} undecided within the budget",
+        path.display(),
+        entries.len()
+    );
+    if disagree > 0 {
+        anyhow::bail!("{}: {disagree} stored positions disagree with the solver", path.display());
+    }
+    Ok(())
+}
+
+enum Check {
+    Agrees,
+    Disagrees(String),
+    Unknown,
+}
+
+/// Solves `p` (a key's canonical position, so the entry's cells are its cells) and compares.
+fn check_one<B: BitSet>(p: &Position<B>, e: &Entry, cfg: &SolverConfig) -> Check {
+    let value = |w: bool| if w { "win" } else { "loss" };
+    let Some(wins) = nash_search::solve(p, cfg).outcome.wins() else { return Check::Unknown };
+    if wins != e.wins {
+        return Check::Disagrees(format!(
+            "stored {} for {} to move, solved {}",
+            value(e.wins),
+            p.to_move(),
+            value(wins)
+        ));
+    }
+    if let Some(i) = e.winning_move {
+        let (key, _) = Key::of(p);
+        let m = key.cell(i);
+        let mut after = p.clone();
+        if after.play(m).is_err() {
+            return Check::Disagrees(format!("stored winning move {m} is not legal"));
+        }
+        match nash_search::solve(&after, cfg).outcome {
+            Outcome::Loss { .. } => {}
+            Outcome::Win { .. } => {
+                return Check::Disagrees(format!("stored winning move {m} loses"));
+            }
+            Outcome::Unknown { .. } => return Check::Unknown,
+        }
+    }
+    Check::Agrees
+}
