@@ -84,6 +84,9 @@ pub(crate) struct Config {
     pub(crate) reuse: bool,
     /// Solve the position first when it has at most this many empty cells (0: never).
     pub(crate) solve: u32,
+    /// When the root is proven lost, spend the rest of the move on a search without
+    /// knowledge or proofs, for the move that loses least often against a fallible opponent.
+    pub(crate) defend: bool,
     /// Threads.
     pub(crate) threads: usize,
     /// How the threads share the work: one tree each, or one tree for all.
@@ -114,6 +117,7 @@ impl Config {
             prior: 0.0,
             reuse: false,
             solve: 0,
+            defend: false,
             threads: 1,
             parallel: Parallel::Root,
             mem_mib: 256,
@@ -169,6 +173,7 @@ impl Config {
         self.reuse = s.get("reuse", self.reuse, on_off)?;
         self.solve =
             s.get_checked("solve", self.solve, "a number of empty cells (0: off)", |n| *n <= 361)?;
+        self.defend = s.get("defend", self.defend, on_off)?;
         self.threads =
             s.get_checked("threads", self.threads, "a thread count from 1 to 256", |t| {
                 (1..=256).contains(t)
@@ -188,7 +193,7 @@ impl Config {
     pub(crate) fn spec(&self) -> String {
         format!(
             "{}:c={},rave={},fpu={},playout={},playouts={},expand={},fillin={},mustplay={},vc={},\
-             solver={},prior={},reuse={},solve={},threads={},parallel={},mem={},seed={},swap={}",
+             solver={},prior={},reuse={},solve={},defend={},threads={},parallel={},mem={},seed={},swap={}",
             self.name,
             self.c,
             self.rave,
@@ -203,6 +208,7 @@ impl Config {
             self.prior,
             self.reuse,
             self.solve,
+            self.defend,
             self.threads,
             self.parallel,
             self.mem_mib,
@@ -342,6 +348,31 @@ impl Mcts {
         let seed = cfg.seed ^ pos.hash().wrapping_mul(0x9E37_79B9_7F4A_7C15);
         forest.start(pos, cfg, seed);
         forest.search(pos, cfg, &limits, total);
+        let lost = forest.trees.iter().any(|t| t.root().proof() == Proof::Loss);
+        if cfg.defend && lost {
+            let used: u64 = forest.workers.iter().map(|w| w.iterations).sum();
+            let left = total.map(|t| t.saturating_sub(used));
+            if left != Some(0) && !limits.stop() {
+                // A proven loss says every move loses against perfect play; against a
+                // fallible opponent the most stubborn one is the one random play loses least
+                // often, which a search without proofs (or the knowledge that finds them) sees.
+                let plain = Config {
+                    solver: false,
+                    fill_in: false,
+                    mustplay: false,
+                    vc: false,
+                    prior: 0.0,
+                    reuse: false,
+                    ..cfg.clone()
+                };
+                let mut defence = Forest::new(geom, &plain);
+                defence.start(pos, &plain, seed);
+                defence.search(pos, &plain, &limits, left);
+                let mut c = choose(&defence, start);
+                (c.value, c.nodes) = (Some(-WIN), c.nodes + used);
+                return Some(c);
+            }
+        }
         Some(choose(forest, start))
     }
 }

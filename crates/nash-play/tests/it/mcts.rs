@@ -75,12 +75,28 @@ fn proven_nodes_decide_the_root() {
 }
 
 #[test]
+fn a_lost_root_is_defended() {
+    // 4x4, White to move against Black's two threats (a4, b4): lost, as the knowledge sees at
+    // once. With `defend`, the rest of the move goes to a search without proofs, which blocks
+    // one threat (the opponent may miss the other) and plays every playout of the budget.
+    // Random playouts: bridge playouts always save Black's b3's bridge to the edge, and every
+    // move would look equally lost.
+    let mut pos = position(4, "b1 a1 b2 c2 b3 d1");
+    with_position!(&mut pos, p => p.set_to_move(Color::White));
+    let quick = build("best").unwrap().choose(&pos, &nodes(2_000));
+    assert!(quick.value.unwrap() <= -PROVEN && quick.nodes < 2_000, "{quick:?}");
+    let c = build("best:defend=true,playout=random").unwrap().choose(&pos, &nodes(2_000));
+    assert!(c.value.unwrap() <= -PROVEN && c.nodes == 2_000, "{c:?}");
+    assert!(["a4", "b4"].contains(&cell(&c).to_string().as_str()), "{c:?}");
+}
+
+#[test]
 fn specs_read_and_write_every_setting() {
     let p = build("mcts:c=0.5,playouts=5000,seed=1,threads=2").unwrap();
     assert_eq!(
         p.spec(),
         "mcts:c=0.5,rave=0,fpu=1,playout=random,playouts=5000,expand=1,fillin=false,\
-         mustplay=false,vc=false,solver=true,prior=0,reuse=false,solve=0,threads=2,parallel=root,mem=256,\
+         mustplay=false,vc=false,solver=true,prior=0,reuse=false,solve=0,defend=false,threads=2,parallel=root,mem=256,\
          seed=1,swap=false"
     );
     let err = |s: &str| build(s).unwrap_err();
