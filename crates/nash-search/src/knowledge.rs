@@ -383,6 +383,13 @@ impl<B: BitSet> Pipeline<B> {
         };
         let parent =
             (parent_key != 0).then(|| self.vc_key.iter().position(|&k| k == parent_key)).flatten();
+        // Without the parent's builder, the kept builder whose position is closest below this
+        // one (an ancestor, or a position df-pn left for another line): updating it costs
+        // less than building both sets from scratch.
+        let parent = parent.or_else(|| {
+            let costs = self.vc.iter().enumerate();
+            costs.filter_map(|(i, b)| b.derivation_cost(pos).map(|c| (c, i))).min().map(|(_, i)| i)
+        });
         let slot = (0..self.vc.len())
             .filter(|&i| Some(i) != parent)
             .min_by_key(|&i| self.vc_used[i])

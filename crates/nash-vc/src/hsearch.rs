@@ -24,8 +24,11 @@ pub struct VcBuilder<B: BitSet> {
 }
 
 /// The most new stones of one player that [`VcBuilder::build_from`] adds to the parent's
-/// connections one by one; with more, a rebuild is cheaper.
-const MAX_NEW_STONES: usize = 2;
+/// connections (in one update); with more, the player's set is built from scratch. A
+/// one-thread solve of 7x7 c2 took 7.39, 7.12 and 7.14 billion instructions with limits of
+/// 4, 8 and 16 (7.99 with 2 stones added one by one, before a solver derived from builders
+/// other than the parent's; docs/vc.md).
+const MAX_NEW_STONES: usize = 8;
 
 impl<B: BitSet> Clone for VcBuilder<B> {
     fn clone(&self) -> VcBuilder<B> {
@@ -115,10 +118,10 @@ impl<B: BitSet> VcBuilder<B> {
     /// The connections of `pos` computed from those of `parent`, a position with a subset of
     /// its stones (typically the position one move up the search tree). A player who has no
     /// new stone keeps the parent's connections that the opponent's new stones leave intact
-    /// (Chen 2025 s.5.4.2); a player with one or two new stones (a move, and a cell fill-in
-    /// gave them) gets the parent's connections updated stone by stone as [`VcBuilder::put`]
-    /// does, and one with more is built from scratch. Every connection is valid; with capped
-    /// lists the set can differ from what a rebuild finds, which only changes the knowledge.
+    /// (Chen 2025 s.5.4.2); a player with at most `MAX_NEW_STONES` (8) new stones (a move, and
+    /// the cells fill-in gave them) gets the parent's connections updated with all of them at
+    /// once, as [`VcBuilder::put`] does with one, and one with more is built from scratch.
+    /// Every connection is valid; with capped lists the set can differ from what a rebuild finds, which only changes the knowledge.
     /// Falls back to [`VcBuilder::build`] when `parent` is not a position of the same board with
     /// a subset of the stones, or the area limit is on.
     pub fn build_from(&mut self, parent: &VcBuilder<B>, pos: &Position<B>) {
@@ -144,36 +147,58 @@ impl<B: BitSet> VcBuilder<B> {
         // solver that built only one side (the mover's, which already won) leaves the other
         // describing an older position.
         let derivable = parent
-            .filter(|p| {
-                p.geom.is_some_and(|g| std::ptr::eq(g, geom))
-                    && p.config == self.config
-                    && !self.config.area_limit
-                    && !p.stores[i].stopped
-            })
-            .and_then(|p| {
-                let own = p.stores[i].own;
-                let theirs = geom.cells() - own - p.stores[i].empty;
-                let fits = own.is_subset(now[i])
-                    && (now[i] - own).len() <= MAX_NEW_STONES
-                    && theirs.is_subset(now[j]);
-                fits.then_some((p, own, theirs))
-            });
+            .filter(|p| p.config == self.config)
+            .and_then(|p| p.new_stones(pos, color).map(|new| (p, new)))
+            .filter(|(_, new)| new.len() <= MAX_NEW_STONES);
         match derivable {
-            Some((p, own, theirs)) => {
+            Some((p, new)) => {
+                let theirs = geom.cells() - p.stores[i].own - p.stores[i].empty;
                 let store = &mut self.stores[i];
                 store.derive_from(&p.stores[i], now[j] - theirs);
                 store.to_move = color == self.to_move;
-                // The player's new stones, one at a time. On the 49 7x7 openings this took
-                // about 7% less time than building the player's set again (docs/vc.md).
-                for s in now[i] - own {
-                    if store.stopped {
-                        break;
-                    }
-                    store.own_stone(geom, B::bit_of(s));
+                // The player's new stones, all in one update. On the 49 7x7 openings a
+                // single new stone this way took about 7% less time than building the
+                // player's set again (docs/vc.md).
+                if !new.is_empty() && !store.stopped {
+                    store.own_stones(geom, new);
                 }
             }
             None => self.rebuild(color),
         }
+    }
+
+    /// The stones of `color` in `pos` that this builder's set for `color` lacks, when that set
+    /// can be carried over to `pos` (same board, a set closed under the rules, no area limit,
+    /// and a position with all its stones and empty cells: `color`'s stones a subset of those
+    /// of `pos`, the opponent's too); `None` otherwise.
+    fn new_stones(&self, pos: &Position<B>, color: Color) -> Option<B> {
+        let geom = pos.geometry();
+        let store = &self.stores[color.index()];
+        let derivable = self.geom.is_some_and(|g| std::ptr::eq(g, geom))
+            && !self.config.area_limit
+            && !store.stopped;
+        if !derivable {
+            return None;
+        }
+        let (mine, other) = (pos.stones(color), pos.stones(!color));
+        let theirs = geom.cells() - store.own - store.empty;
+        (store.own.is_subset(mine) && theirs.is_subset(other)).then(|| mine - store.own)
+    }
+
+    /// How many stones [`VcBuilder::build_from`] would add to this builder's connections to
+    /// get those of `pos` (both players' new stones), or `None` if it would build a player's
+    /// set from scratch. A solver whose builder for the parent position is gone picks the
+    /// builder of least cost among those it keeps.
+    pub fn derivation_cost(&self, pos: &Position<B>) -> Option<usize> {
+        let mut cost = 0;
+        for color in Color::ALL {
+            let new = self.new_stones(pos, color)?;
+            if new.len() > MAX_NEW_STONES {
+                return None;
+            }
+            cost += new.len();
+        }
+        Some(cost)
     }
 
     fn rebuild(&mut self, color: Color) {

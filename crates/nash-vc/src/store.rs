@@ -702,26 +702,52 @@ impl<B: BitSet> Store<B> {
     /// semis keyed at `s` become full, carriers lose `s`, and the groups that `s` joins become
     /// one end that inherits their connections. The rules then run on what changed.
     pub fn own_stone(&mut self, geom: &Geometry<B>, s: usize) {
-        let sb = B::from_bit(s);
-        self.empty = self.empty.without_bit(s);
+        self.own_stones(geom, B::from_bit(s));
+    }
+
+    /// [`Store::own_stone`] for several new stones of the player at once (empty cells of the
+    /// set): semis keyed at any of them become full, carriers lose them all, every group they
+    /// join is renamed once, and the rules run once on what changed. The result is that of
+    /// adding the stones one by one, as far as the rules' closure goes (every connection that
+    /// would change on the way is put back to the queue); a search that gets a move and the
+    /// fill-in after it pays for one pass instead of one per stone.
+    pub fn own_stones(&mut self, geom: &Geometry<B>, stones: B) {
+        let sb = stones;
+        self.empty -= sb;
         self.own |= sb;
-        let group = sb.flood(self.own);
-        let g = group.lowest_bit().unwrap_or(s);
-        let renamed = (self.reps & group) | sb;
-        self.reps = (self.reps - renamed) | B::from_bit(g);
-        for b in group.bits() {
-            self.rep_of.as_mut()[b] = g as u16;
+        // Every group a new stone belongs to, renamed after its lowest stone; the old group
+        // names inside it and the new stones themselves are the ends that move.
+        let mut renamed = sb;
+        let mut rest = sb;
+        while let Some(first) = rest.lowest_bit() {
+            let group = B::from_bit(first).flood(self.own);
+            rest -= group;
+            let g = group.lowest_bit().unwrap_or(first);
+            renamed |= self.reps & group;
+            self.reps = (self.reps - group) | B::from_bit(g);
+            for b in group.bits() {
+                self.rep_of.as_mut()[b] = g as u16;
+            }
         }
         self.pending.clear();
         for i in 0..self.touched.len() {
             let p = self.touched[i] as usize;
             let (a, b) = self.ends_of(p);
-            let na = if renamed.has_bit(a) { g } else { a };
-            let nb = if renamed.has_bit(b) { g } else { b };
-            // An end that was `s` changes kind (empty cell to group) even when it keeps its
-            // name, so every connection at a renamed end goes through the rules again.
+            // An end that was a new stone changes kind (empty cell to group) even when it
+            // keeps its name, so every connection at a renamed end goes through the rules again.
             let moved = renamed.has_bit(a) || renamed.has_bit(b);
-            let (na, nb) = if moved { (na, nb) } else { (a, b) };
+            let (na, nb) = if moved {
+                let name = |x: usize| {
+                    if renamed.has_bit(x) {
+                        self.rep_of.as_ref()[x] as usize
+                    } else {
+                        x
+                    }
+                };
+                (name(a), name(b))
+            } else {
+                (a, b)
+            };
             let l = self.lists[p];
             let (mut wf, mut ws) = (0, 0);
             for r in l.fulls.range() {
@@ -740,7 +766,7 @@ impl<B: BitSet> Store<B> {
                 let (c, k) = (self.semi_arena[r], self.key_arena[r]);
                 if moved || c.intersects(sb) {
                     if na != nb {
-                        let key = if k as usize == s { NO_KEY } else { k };
+                        let key = if sb.has_bit(k as usize) { NO_KEY } else { k };
                         let w = Work { a: na as u16, b: nb as u16, carrier: c - sb, key };
                         self.pending.push(w);
                     }
@@ -767,15 +793,18 @@ impl<B: BitSet> Store<B> {
                 self.add_semi(w.a as usize, w.b as usize, w.carrier, w.key as usize);
             }
         }
-        // The stone's own adjacencies (already inherited from `s` as an empty end, but a move
-        // by fill-in may land on a cell outside the previous ends).
+        // The stones' own adjacencies (already inherited from each stone as an empty end, but
+        // a move by fill-in may land on a cell outside the previous ends).
         let own_edges = B::from_bit(self.edge_bits[0]) | B::from_bit(self.edge_bits[1]);
-        let nb = geom.neighbours_of_bit(s);
-        for y in (nb & self.empty).bits() {
-            self.add_full(g, y, B::EMPTY);
-        }
-        for e in (nb & own_edges).bits() {
-            self.add_full(g, e, B::EMPTY);
+        for s in sb.bits() {
+            let g = self.rep_of.as_ref()[s] as usize;
+            let nb = geom.neighbours_of_bit(s);
+            for y in (nb & self.empty).bits() {
+                self.add_full(g, y, B::EMPTY);
+            }
+            for e in (nb & own_edges).bits() {
+                self.add_full(g, e, B::EMPTY);
+            }
         }
         self.run();
         self.compact_if_sparse();

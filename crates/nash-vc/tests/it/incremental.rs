@@ -93,8 +93,74 @@ fn check_derived(config: HSearchConfig, n: usize, moves: &[usize]) {
     }
 }
 
+/// `build_from` an ancestor `gap` moves up (each player up to `gap` new stones, and fill-in
+/// stones placed several at a time) gives the connection set of a rebuild, and
+/// `derivation_cost` counts the stones it adds.
+fn check_derived_far(config: HSearchConfig, n: usize, gap: usize, moves: &[usize]) {
+    let mut pos: Position<Bitboard> = Position::square(n).unwrap();
+    let mut ancestor = VcBuilder::new(config);
+    let mut child = VcBuilder::new(config);
+    let mut full = VcBuilder::new(config);
+    ancestor.build(&pos);
+    let mut since = 0;
+    for (i, &m) in moves.iter().enumerate() {
+        let empty: Vec<Cell> = pos.empty_cells().iter().collect();
+        if empty.len() < 2 || pos.winner().is_some() {
+            break;
+        }
+        let cell = empty[m % empty.len()];
+        if m % 4 == 0 {
+            // Two fill-in stones of one colour at once.
+            let color = if m % 8 == 0 { Color::Black } else { Color::White };
+            let other = empty[(m / 4 + 1 + empty.len() / 2) % empty.len()];
+            pos.fill(color, Bitboard::single(cell).with(other));
+        } else {
+            pos.play(cell).unwrap();
+        }
+        let stones =
+            |b: &VcBuilder<Bitboard>| (b.stones(Color::Black) | b.stones(Color::White)).len();
+        let added = (pos.black() | pos.white()).len() - stones(&ancestor);
+        if added <= 8 {
+            assert_eq!(ancestor.derivation_cost(&pos), Some(added), "cost in\n{pos}");
+        }
+        child.build_from(&ancestor, &pos);
+        full.build(&pos);
+        let (a, b) = (canon(&child), canon(&full));
+        assert!(a == b, "set derived from {gap} moves up differs after {cell} in\n{pos}");
+        assert_eq!(child.mustplay(), full.mustplay());
+        since += 1;
+        if since == gap || i % 5 == 4 {
+            std::mem::swap(&mut ancestor, &mut child);
+            since = 0;
+        }
+    }
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 16, ..ProptestConfig::default() })]
+
+    #[test]
+    fn derived_from_far_equals_rebuild(
+        n in 3usize..=6,
+        gap in 2usize..=5,
+        moves in prop::collection::vec(0usize..1000, 1..20),
+    ) {
+        check_derived_far(HSearchConfig::thesis_base(), n, gap, &moves);
+    }
+
+    #[test]
+    fn derived_from_far_equals_rebuild_strong(
+        n in 3usize..=4,
+        gap in 2usize..=4,
+        moves in prop::collection::vec(0usize..1000, 1..12),
+    ) {
+        let config = HSearchConfig {
+            or_limit: OrLimit::AtMost(4),
+            border_midpoint: true,
+            ..HSearchConfig::default().exact()
+        };
+        check_derived_far(config, n, gap, &moves);
+    }
 
     #[test]
     fn incremental_equals_rebuild_or3(n in 3usize..=6, moves in prop::collection::vec(0usize..1000, 1..20)) {
@@ -123,6 +189,29 @@ proptest! {
 /// already wins) still holds the other player's set of an older position. A child must not
 /// take that set as its parent's: `build_from` checks what each set describes, not the
 /// builder's stones.
+/// A builder is a derivation source only for positions with all its stones and more; one
+/// whose stone was taken back, or that holds an opponent stone on a now empty cell, is not.
+#[test]
+fn derivation_cost_needs_a_subset_of_the_stones() {
+    let config = HSearchConfig::default().exact();
+    let play = |moves: &str| {
+        let mut pos: Position<Bitboard> = Position::square(5).unwrap();
+        for m in moves.split_whitespace() {
+            pos.play(m.parse().unwrap()).unwrap();
+        }
+        pos
+    };
+    let mut builder = VcBuilder::new(config);
+    builder.build(&play("c3 b4"));
+    assert_eq!(builder.derivation_cost(&play("c3 b4")), Some(0));
+    assert_eq!(builder.derivation_cost(&play("c3 b4 d2 a1 e1")), Some(3));
+    assert_eq!(builder.derivation_cost(&play("c3 b3")), None);
+    assert_eq!(builder.derivation_cost(&play("b4 c3")), None);
+    assert_eq!(builder.derivation_cost(&play("c3")), None);
+    let unbuilt: VcBuilder<Bitboard> = VcBuilder::new(config);
+    assert_eq!(unbuilt.derivation_cost(&play("c3")), None);
+}
+
 #[test]
 fn a_set_of_an_older_position_is_not_derived_from() {
     let config = HSearchConfig::default().exact();
