@@ -106,3 +106,36 @@ fn set_to_move_rebuilds_a_stopped_set() {
     let (rebuilt, _) = white_mustplay(early, false);
     assert_eq!(vc.mustplay(), rebuilt);
 }
+
+/// Edge templates come out of the rules: the ziggurat (template IIIa, both mirror images) and
+/// the fourth-row template IVa (19 empty cells), from a lone stone on an empty 9×9 board, under
+/// the solver's H-search. A search for minimal carriers by brute force found no other
+/// fourth-row template, so none is added by hand (docs/vc.md, "Edge templates").
+#[test]
+fn edge_templates_are_derived() {
+    let solver = HSearchConfig {
+        or_limit: nash_vc::OrLimit::AtMost(5),
+        semi_and: false,
+        max_fulls: Some(32),
+        max_semis: Some(64),
+        or_budget: Some(256),
+        ..HSearchConfig::default()
+    };
+    let cases = [
+        ("e3", "d1 e1 f1 g1 d2 e2 f2 d3"),
+        ("e3", "e1 f1 g1 h1 e2 f2 g2 f3"),
+        ("e4", "c1 d1 e1 f1 g1 h1 i1 c2 d2 e2 f2 g2 h2 c3 d3 e3 f3 g3 d4"),
+    ];
+    for (stone, carrier) in cases {
+        let pos = position(9, stone);
+        let want: Bitboard = carrier.split(' ').map(cell).collect();
+        for config in [solver, HSearchConfig::default()] {
+            let mut vc = VcBuilder::new(config);
+            vc.build(&pos);
+            let found = vc
+                .connections(Color::Black, cell(stone), Cell::NORTH)
+                .any(|c| c.kind == nash_vc::ConnectionKind::Full && c.carrier == want);
+            assert!(found, "{stone}: no full connection to the edge with [{carrier}] ({config})");
+        }
+    }
+}
