@@ -46,7 +46,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         }
     }
     let nash = match &args.nash {
-        Some(p) => p.clone(),
+        // The array's tasks run in another directory.
+        Some(p) => p.canonicalize().with_context(|| format!("cannot find {}", p.display()))?,
         None => crate::htp::build_nash()?,
     };
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/cluster-demo");
