@@ -2,24 +2,14 @@
 //! entries, stored as the canonical image sees them. Values never change, and an answer read
 //! from an image's entries (its move, its carrier) is mapped back correctly.
 
-use nash_board::{BitSet, Bitboard, Position, Symmetry};
+use nash_board::{Bitboard, Position, Symmetry};
 use nash_search::{solve, Knowledge, Outcome, SolverConfig, SolverTable};
 use proptest::prelude::*;
 
+use crate::support::random_position;
+
 fn config(canonical_keys: bool) -> SolverConfig {
     SolverConfig { tt_mib: 8, canonical_keys, ..SolverConfig::default() }
-}
-
-fn random_position(n: usize, cells: &[usize]) -> Position<Bitboard> {
-    let mut p: Position<Bitboard> = Position::square(n).expect("size");
-    for &i in cells {
-        let empty: Vec<_> = p.empty_cells().iter().collect();
-        if empty.is_empty() || p.winner().is_some() {
-            break;
-        }
-        p.play_unchecked(empty[i % empty.len()]);
-    }
-    p
 }
 
 /// Whether the player to move wins `p`, by a solve without canonical keys in a fresh table.

@@ -63,3 +63,17 @@ pub fn solved_up_to(max: usize) -> Vec<Solved> {
 pub fn names<B: BitSet>(set: B) -> String {
     CellList(set).to_string()
 }
+
+/// A position of `n`x`n` reached by playing, for each index, the empty cell it picks (modulo
+/// the empty cells left), stopping at a win.
+pub fn random_position(n: usize, cells: &[usize]) -> Position<Bitboard> {
+    let mut p: Position<Bitboard> = Position::square(n).expect("size");
+    for &i in cells {
+        let empty: Vec<_> = p.empty_cells().iter().collect();
+        if empty.is_empty() || p.winner().is_some() {
+            break;
+        }
+        p.play_unchecked(empty[i % empty.len()]);
+    }
+    p
+}

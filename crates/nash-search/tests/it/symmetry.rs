@@ -1,13 +1,13 @@
 //! Results do not depend on how the board is turned: every solver gives the same value on a
 //! position and its images, and winning sets map onto each other.
 
-use nash_board::{BitSet, Bitboard, Position};
+use nash_board::{Bitboard, Position};
 use nash_search::{
     solve, winning_moves, Knowledge, MoveOrdering, Outcome, SolverConfig, SolverKind,
 };
 use proptest::prelude::*;
 
-use crate::support::solved_up_to;
+use crate::support::{random_position, solved_up_to};
 
 fn cfg(kind: SolverKind) -> SolverConfig {
     let knowledge = Knowledge {
@@ -31,18 +31,6 @@ fn winning_sets_map_under_every_symmetry() {
             assert_eq!(w, p.geometry().map_set(sym, base), "{} under {sym:?}", s.moves);
         }
     }
-}
-
-fn random_position(n: usize, cells: &[usize]) -> Position<Bitboard> {
-    let mut p: Position<Bitboard> = Position::square(n).expect("size");
-    for &i in cells {
-        let empty: Vec<_> = p.empty_cells().iter().collect();
-        if empty.is_empty() || p.winner().is_some() {
-            break;
-        }
-        p.play_unchecked(empty[i % empty.len()]);
-    }
-    p
 }
 
 proptest! {

@@ -189,43 +189,38 @@ proptest! {
 /// already wins) still holds the other player's set of an older position. A child must not
 /// take that set as its parent's: `build_from` checks what each set describes, not the
 /// builder's stones.
+/// The 5x5 position after `moves`.
+fn play5(moves: &str) -> Position<Bitboard> {
+    let mut pos: Position<Bitboard> = Position::square(5).unwrap();
+    for m in moves.split_whitespace() {
+        pos.play(m.parse().unwrap()).unwrap();
+    }
+    pos
+}
+
 /// A builder is a derivation source only for positions with all its stones and more; one
 /// whose stone was taken back, or that holds an opponent stone on a now empty cell, is not.
 #[test]
 fn derivation_cost_needs_a_subset_of_the_stones() {
     let config = HSearchConfig::default().exact();
-    let play = |moves: &str| {
-        let mut pos: Position<Bitboard> = Position::square(5).unwrap();
-        for m in moves.split_whitespace() {
-            pos.play(m.parse().unwrap()).unwrap();
-        }
-        pos
-    };
     let mut builder = VcBuilder::new(config);
-    builder.build(&play("c3 b4"));
-    assert_eq!(builder.derivation_cost(&play("c3 b4")), Some(0));
-    assert_eq!(builder.derivation_cost(&play("c3 b4 d2 a1 e1")), Some(3));
-    assert_eq!(builder.derivation_cost(&play("c3 b3")), None);
-    assert_eq!(builder.derivation_cost(&play("b4 c3")), None);
-    assert_eq!(builder.derivation_cost(&play("c3")), None);
+    builder.build(&play5("c3 b4"));
+    assert_eq!(builder.derivation_cost(&play5("c3 b4")), Some(0));
+    assert_eq!(builder.derivation_cost(&play5("c3 b4 d2 a1 e1")), Some(3));
+    assert_eq!(builder.derivation_cost(&play5("c3 b3")), None);
+    assert_eq!(builder.derivation_cost(&play5("b4 c3")), None);
+    assert_eq!(builder.derivation_cost(&play5("c3")), None);
     let unbuilt: VcBuilder<Bitboard> = VcBuilder::new(config);
-    assert_eq!(unbuilt.derivation_cost(&play("c3")), None);
+    assert_eq!(unbuilt.derivation_cost(&play5("c3")), None);
 }
 
 #[test]
 fn a_set_of_an_older_position_is_not_derived_from() {
     let config = HSearchConfig::default().exact();
-    let play = |moves: &str| {
-        let mut pos: Position<Bitboard> = Position::square(5).unwrap();
-        for m in moves.split_whitespace() {
-            pos.play(m.parse().unwrap()).unwrap();
-        }
-        pos
-    };
     // Black's set is built for an old position, then only White's for the parent.
-    let old = play("c3 b4 d2");
-    let parent = play("b2 c3 d4 b4");
-    let child = play("b2 c3 d4 b4 c2");
+    let old = play5("c3 b4 d2");
+    let parent = play5("b2 c3 d4 b4");
+    let child = play5("b2 c3 d4 b4 c2");
     let mut builder = VcBuilder::new(config);
     builder.build(&old);
     builder.build_side(None, &parent, Color::White);
