@@ -1,6 +1,6 @@
 //! Helpers shared by the tests: positions from move lists, moves as cells.
 
-use nash_board::{AnyPosition, Cell, Move, MoveList};
+use nash_board::{with_position, AnyPosition, Cell, Move, MoveList};
 use nash_play::{Choice, MoveBudget};
 
 /// The position after `moves` on a `size`x`size` board.
@@ -17,6 +17,13 @@ pub fn cell(c: &Choice) -> Cell {
         Move::Cell(cell) => cell,
         other => panic!("expected a cell, got {other:?}"),
     }
+}
+
+/// The cell a choice plays, checked to be empty in `pos` (a test failure otherwise).
+pub fn empty_cell(pos: &AnyPosition, c: &Choice) -> Cell {
+    let m = cell(c);
+    assert!(with_position!(pos, p => p.empty_cells().contains(m)), "{m} is not empty");
+    m
 }
 
 /// A budget of `n` nodes.

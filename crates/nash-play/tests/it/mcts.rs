@@ -1,10 +1,10 @@
 //! The Monte Carlo players: playout statistics on boards small enough to know the answer,
 //! solved nodes backed up, specs, threads and reuse.
 
-use nash_board::{with_position, AnyPosition, Color, Move};
+use nash_board::{with_position, AnyPosition, Color};
 use nash_play::{build, playouts, MoveBudget, SpecError};
 
-use crate::common::{cell, nodes, position, PROVEN};
+use crate::common::{cell, empty_cell, nodes, position, PROVEN};
 
 /// (board size, moves, side to move, policy, the share of playouts the side to move wins, the
 /// tolerance): exact shares where the fill decides alone.
@@ -130,8 +130,7 @@ fn threads_share_one_tree() {
         let c = build(spec).unwrap().choose(&pos, &budget);
         assert!(c.nodes <= 4_000, "{spec}: {} playouts", c.nodes);
         assert!(spec.starts_with("best") || c.nodes == 4_000, "{spec}: {} playouts", c.nodes);
-        let m = cell(&c);
-        assert!(with_position!(&pos, p => p.empty_cells().contains(m)), "{spec}: {m}");
+        empty_cell(&pos, &c);
         assert!(c.scores.iter().all(|&(_, v)| (-1.0..=1.0).contains(&v)), "{spec}: {:?}", c.scores);
     }
     let run = |spec: &str| {
@@ -152,8 +151,7 @@ fn the_tree_is_kept_between_moves() {
         let mut p = build(spec).unwrap();
         for _ in 0..10 {
             let c = p.choose(&pos, &MoveBudget::default());
-            let Move::Cell(m) = c.mv else { panic!("{:?}", c.mv) };
-            assert!(with_position!(&pos, q => q.empty_cells().contains(m)));
+            let m = empty_cell(&pos, &c);
             let over = with_position!(&mut pos, q => { q.play(m).unwrap(); q.winner().is_some() });
             if over {
                 break;
@@ -181,8 +179,7 @@ fn a_full_tree_keeps_playing_out_from_its_leaves() {
     for spec in ["amaf:mem=1", "amaf:mem=1,threads=2,parallel=tree"] {
         let c = build(spec).unwrap().choose(&pos, &budget);
         assert_eq!(c.nodes, 60_000, "{spec}");
-        let m = cell(&c);
-        assert!(with_position!(&pos, p => p.empty_cells().contains(m)), "{spec}: {m}");
+        empty_cell(&pos, &c);
     }
 }
 
