@@ -99,19 +99,23 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         ),
     )?;
     let t = Instant::now();
-    let status = Command::new("sbatch")
+    println!("$ sbatch --wait --array=1-{jobs} {}", worker.display());
+    // `--parsable` makes sbatch print the array's job id alone, read back below.
+    let out = Command::new("sbatch")
         .env("SLURM_CONF", &conf)
         .current_dir(&root)
         .args(["--wait", "--parsable", "--cpus-per-task=1"])
         .arg(format!("--array=1-{jobs}"))
         .arg(format!("--output={}/job-%a.out", at("logs")))
         .arg(&worker)
-        .status()
+        .stderr(std::process::Stdio::inherit())
+        .output()
         .context("cannot run sbatch")?;
-    if !status.success() {
+    if !out.status.success() {
         bail!("the job array failed: see {}", root.join("logs").display());
     }
-    println!("job array of {jobs} tasks: {:.1}s", t.elapsed().as_secs_f64());
+    let id = String::from_utf8_lossy(&out.stdout);
+    println!("job array {} of {jobs} tasks: {:.1}s", id.trim(), t.elapsed().as_secs_f64());
     let mut merge = vec!["db".to_owned(), "merge".to_owned(), split_db.clone()];
     merge.extend((1..=jobs).map(|i| at(&format!("worker-{i}.db"))));
     merge.extend(["--into".to_owned(), at("merged.db")]);
