@@ -9,7 +9,8 @@
 //! interruption and a rerun with a longer limit retries only what is left. The table (TSV) is
 //! written afresh from the results file after every opening: each decided opening with its
 //! winner, the loser-refuting reply when White wins (the solver's move), and the time and
-//! nodes of its solve.
+//! nodes of its solve. A picture of the map (SVG: each opening marked by its winner) is
+//! written beside it, in docs/pictures.
 
 use std::collections::HashMap;
 use std::fs::{File, OpenOptions};
@@ -18,7 +19,8 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context};
-use nash_board::{BitSet, Bitboard, Cell, Color, Geometry, Symmetry};
+use nash_board::svg::{Overlay, Picture, Style};
+use nash_board::{BitSet, Bitboard, Cell, Color, Geometry, Position, Symmetry};
 use nash_search::{solve, Outcome, SolverConfig};
 use serde::{Deserialize, Serialize};
 
@@ -49,6 +51,9 @@ pub struct Args {
     /// The table written from the results; default testdata/openings-NxN.tsv.
     #[arg(long)]
     tsv: Option<PathBuf>,
+    /// The map's picture (SVG) written from the results; default docs/pictures/openings-NxN.svg.
+    #[arg(long)]
+    svg: Option<PathBuf>,
 }
 
 /// One opening's solve, as the results file keeps it.
@@ -113,6 +118,10 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         .tsv
         .clone()
         .unwrap_or_else(|| crate::regress::testdata(&format!("openings-{n}x{n}.tsv")));
+    let svg = args.svg.clone().unwrap_or_else(|| {
+        PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+            .join(format!("../docs/pictures/openings-{n}x{n}.svg"))
+    });
     let cases = openings(n)?;
     let geom = cases.first().context("a board with cells")?.pos.geometry();
     // The representative of each opening: itself or its rotation, whichever comes first.
@@ -201,8 +210,10 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         writeln!(f, "{}", serde_json::to_string(&rec)?)?;
         done.insert(label, rec);
         write_tsv(&tsv, n, &done, &rep)?;
+        write_svg(&svg, n, &done, &rep)?;
     }
     write_tsv(&tsv, n, &done, &rep)?;
+    write_svg(&svg, n, &done, &rep)?;
     let decided = done.values().filter(|r| r.winner.is_some()).count();
     println!(
         "{decided} of {} openings up to rotation decided ({}); this run {:.1}s",
@@ -253,4 +264,46 @@ fn write_tsv(
         ));
     }
     std::fs::write(path, text).with_context(|| format!("cannot write {}", path.display()))
+}
+
+/// Draws the map on the empty board: each opening marked by who wins after it (the value of
+/// its rotation when that was the one solved), the undecided ones ringed.
+fn write_svg(
+    path: &Path,
+    n: usize,
+    done: &HashMap<String, Record>,
+    rep: &dyn Fn(Cell) -> Cell,
+) -> anyhow::Result<()> {
+    let pos = Position::<Bitboard>::square(n)?;
+    let (mut black, mut white, mut open) = (Bitboard::EMPTY, Bitboard::EMPTY, Bitboard::EMPTY);
+    for cell in pos.geometry().cells() {
+        let set = match done.get(&rep(cell).to_string()).and_then(|r| r.winner.as_deref()) {
+            Some("black") => &mut black,
+            Some(_) => &mut white,
+            None => &mut open,
+        };
+        set.insert(cell);
+    }
+    let decided = black.len() + white.len();
+    let picture = Picture::new(&pos)
+        .overlay(Overlay::labelled(
+            black,
+            Style::Winning,
+            format!("Black's opening wins ({})", black.len()),
+        ))
+        .overlay(Overlay::labelled(
+            white,
+            Style::Losing,
+            format!("White wins after it ({})", white.len()),
+        ))
+        .overlay(Overlay::labelled(open, Style::Inferior, format!("not decided ({})", open.len())))
+        .caption(format!(
+            "The {n}x{n} openings solved by Nash: {decided} of {} decided",
+            n * n
+        ));
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    }
+    std::fs::write(path, picture.to_string())
+        .with_context(|| format!("cannot write {}", path.display()))
 }
