@@ -297,10 +297,7 @@ fn write_svg(
             format!("White wins after it ({})", white.len()),
         ))
         .overlay(Overlay::labelled(open, Style::Inferior, format!("not decided ({})", open.len())))
-        .caption(format!(
-            "The {n}x{n} openings solved by Nash: {decided} of {} decided",
-            n * n
-        ));
+        .caption(format!("The {n}x{n} openings solved by Nash: {decided} of {} decided", n * n));
     if let Some(dir) = path.parent() {
         std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
     }
