@@ -148,6 +148,9 @@ pub struct Knowledge {
     /// Restrict the moves to the mustplay region (the intersection of the opponent's edge-to-edge
     /// semi carriers).
     pub mustplay: bool,
+    /// Fill the carrier of a decomposition: a full connection between two of a player's
+    /// groups that close off a region with two opponent groups (needs `vc`).
+    pub decompositions: bool,
     /// Move ordering.
     pub ordering: MoveOrdering,
     /// The H-search behind `vc`, `mustplay` and the resistance and H-score orderings
@@ -162,6 +165,7 @@ impl Default for Knowledge {
             fill_in: true,
             vc: true,
             mustplay: true,
+            decompositions: true,
             ordering: MoveOrdering::Resistance,
             hsearch: Knowledge::solver_hsearch(),
         }
@@ -176,6 +180,7 @@ impl Knowledge {
             fill_in: false,
             vc: false,
             mustplay: false,
+            decompositions: false,
             ordering: MoveOrdering::None,
             hsearch: Knowledge::solver_hsearch(),
         }

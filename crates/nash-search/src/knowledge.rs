@@ -15,6 +15,7 @@ use nash_vc::{Resistance, VcBuilder};
 
 use crate::config::{Knowledge, MoveOrdering};
 use crate::connect;
+use crate::decompose::Decomposer;
 use crate::memory;
 use crate::outcome::Stats;
 
@@ -115,6 +116,8 @@ pub(crate) struct Pipeline<B: BitSet> {
     /// The circuit evaluator of resistance ordering; `order` takes `&self`, and a pipeline
     /// belongs to one worker, so a `RefCell` lends its buffers.
     resistance: RefCell<Resistance<B>>,
+    /// The search for decompositions, with its buffers.
+    decomposer: Decomposer<B>,
 }
 
 impl<B: BitSet> Pipeline<B> {
@@ -159,6 +162,7 @@ impl<B: BitSet> Pipeline<B> {
             cached: None,
             scratch: Vec::with_capacity(n),
             resistance: RefCell::new(Resistance::default()),
+            decomposer: Decomposer::default(),
         }
     }
 
@@ -366,8 +370,52 @@ impl<B: BitSet> Pipeline<B> {
                     }
                 }
             }
+            if self.cfg.decompositions && !root && self.decompose(pos, slot, &mut node) {
+                // The children derive their connections from a builder of the filled position,
+                // which costs one build here instead of a rebuild in each child.
+                self.vc_key[slot] = 0;
+                let started = self.start_vc(pos, depth);
+                self.finish_vc(pos, depth, started);
+                self.vc_fresh = Some(started.0);
+            }
         }
         node
+    }
+
+    /// Fills the carrier of a decomposition of either player ([`Decomposer`]) in `pos`, whose
+    /// connections the builder in `slot` describes: the children of the node are searched with
+    /// it filled. The value stays for either player to move; a move of the node inside the
+    /// carrier wins only if every move does, so the node's moves lose the carrier's cells (as
+    /// long as some are left). The carrier counts as the player's captured cells, and as support
+    /// of a loss when it is the mover's. Returns whether a carrier was filled.
+    fn decompose(&mut self, pos: &mut Position<B>, slot: usize, node: &mut Node<B>) -> bool {
+        let me = pos.to_move();
+        let geom = pos.geometry();
+        for c in [me, !me] {
+            let Some(d) = self.decomposer.find(pos, &self.vc[slot], c) else { continue };
+            let kept = node.moves - d;
+            if kept.is_empty() || geom.connects(pos.stones(c) | d, c) {
+                continue;
+            }
+            for _ in 0..node.fills {
+                pos.undo();
+            }
+            node.filled[c.index()] |= d;
+            node.captured[c.index()] |= d;
+            node.fills = 0;
+            for col in Color::ALL {
+                if !node.filled[col.index()].is_empty() {
+                    pos.fill(col, node.filled[col.index()]);
+                    node.fills += 1;
+                }
+            }
+            node.moves = kept;
+            if c == me {
+                node.support |= d;
+            }
+            return true;
+        }
+        false
     }
 
     /// Builds the connections of the player to move in `pos`, `depth` moves below the root, in

@@ -53,6 +53,7 @@ mod budget;
 mod certify;
 mod config;
 mod connect;
+mod decompose;
 mod dfpn;
 mod entry;
 mod ews;

@@ -3,6 +3,7 @@
 mod budget;
 mod canonical;
 mod certify;
+mod decompose;
 mod ground_truth;
 mod persistent;
 mod progress;
