@@ -71,6 +71,9 @@ pub(crate) struct Config {
     pub(crate) playouts: Option<u64>,
     /// Playouts through a leaf before it is expanded.
     pub(crate) expand: u32,
+    /// Playouts through a node before the knowledge runs on it (0: at its expansion); until
+    /// then a node below the root has every empty cell as a child.
+    pub(crate) know: u32,
     /// Knowledge at expansion: fill-in and inferior-cell pruning, the mustplay, win and loss
     /// by virtual connections.
     pub(crate) fill_in: bool,
@@ -110,6 +113,7 @@ impl Config {
             policy: Policy::Random,
             playouts: None,
             expand: 1,
+            know: 0,
             fill_in: false,
             mustplay: false,
             vc: false,
@@ -163,6 +167,7 @@ impl Config {
             )?
             .0;
         self.expand = s.get("expand", self.expand, "a number of playouts")?;
+        self.know = s.get("know", self.know, "a number of playouts (0: at expansion)")?;
         self.fill_in = s.get("fillin", self.fill_in, on_off)?;
         self.mustplay = s.get("mustplay", self.mustplay, on_off)?;
         self.vc = s.get("vc", self.vc, on_off)?;
@@ -192,7 +197,7 @@ impl Config {
     /// The canonical spec: every setting spelled out.
     pub(crate) fn spec(&self) -> String {
         format!(
-            "{}:c={},rave={},fpu={},playout={},playouts={},expand={},fillin={},mustplay={},vc={},\
+            "{}:c={},rave={},fpu={},playout={},playouts={},expand={},know={},fillin={},mustplay={},vc={},\
              solver={},prior={},reuse={},solve={},defend={},threads={},parallel={},mem={},seed={},swap={}",
             self.name,
             self.c,
@@ -201,6 +206,7 @@ impl Config {
             self.policy,
             Playouts(self.playouts),
             self.expand,
+            self.know,
             self.fill_in,
             self.mustplay,
             self.vc,
@@ -391,7 +397,7 @@ fn choose<B: BitSet>(forest: &Forest<B>, start: Instant) -> Choice {
             Proof::Loss => lost = true,
             _ => {}
         }
-        for c in t.root_children() {
+        for c in t.root_children().filter(|c| !c.pruned) {
             let bit = usize::from(c.bit);
             let m = &mut moves[bit];
             if !cells.contains(&bit) {

@@ -138,6 +138,7 @@ fn mcts_defaults(name: &str) -> Option<MctsConfig> {
         "best" => MctsConfig {
             policy: Policy::Bridge,
             expand: 10,
+            know: 50,
             fill_in: true,
             mustplay: true,
             vc: true,

@@ -167,7 +167,7 @@ fn a_lost_second_move_is_answered_by_swapping() {
         ("dfpn-solve-state", "= black"),
         ("undo", "= "),
         ("param_game allow_swap 0", "= "),
-        ("genmove w", "= b1"),
+        ("genmove w", "= a3"),
     ]);
 }
 

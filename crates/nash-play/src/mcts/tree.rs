@@ -42,6 +42,11 @@ const PROOF_MASK: u8 = 3;
 const EXPANDED: u8 = 4;
 /// A thread has taken the node to expand it (or found the arena full).
 const CLAIMED: u8 = 8;
+/// The knowledge has run on the node (or a thread is running it).
+const KNOWN: u8 = 16;
+/// The knowledge of the parent pruned this move: it is never selected, and counts as lost for
+/// the parent's player when the other children are all lost (as a move left out would).
+const PRUNED: u8 = 32;
 
 /// One node: the move that leads to it and its statistics, counted for the player who made
 /// that move.
@@ -73,6 +78,7 @@ pub(crate) struct Stats {
     pub(crate) visits: u32,
     pub(crate) wins: u32,
     pub(crate) proof: Proof,
+    pub(crate) pruned: bool,
 }
 
 impl Node {
@@ -116,6 +122,30 @@ impl Node {
         self.flags.fetch_or(EXPANDED, Release);
     }
 
+    /// Takes the node for its knowledge call: false if another thread (or an earlier visit,
+    /// or its expansion) did.
+    fn claim_knowledge(&self) -> bool {
+        self.flags.fetch_or(KNOWN, Relaxed) & KNOWN == 0
+    }
+
+    fn known(&self) -> bool {
+        self.flags.load(Relaxed) & KNOWN != 0
+    }
+
+    fn prune(&self) {
+        self.flags.fetch_or(PRUNED, Relaxed);
+    }
+
+    fn pruned(&self) -> bool {
+        self.flags.load(Relaxed) & PRUNED != 0
+    }
+
+    /// Whether the child's move is out of its parent's player's choice: proven lost for
+    /// that player, or pruned.
+    fn lost_or_pruned(&self) -> bool {
+        self.flags.load(Relaxed) & PRUNED != 0 || self.proof() == Proof::Win
+    }
+
     fn visits(&self) -> u32 {
         self.visits.load(Relaxed)
     }
@@ -143,6 +173,13 @@ impl Node {
         if won {
             self.amaf_wins.store((w + 1.0).to_bits(), Relaxed);
         }
+    }
+
+    /// Adds `amaf` virtual playouts (a prior given after the node's first playouts).
+    fn add_prior(&self, amaf: (f32, f32)) {
+        let (v, w) = self.amaf();
+        self.amaf_visits.store((v + amaf.0).to_bits(), Relaxed);
+        self.amaf_wins.store((w + amaf.1).to_bits(), Relaxed);
     }
 
     /// Makes this slot a fresh leaf for the move at `bit` with `amaf` virtual playouts.
@@ -178,6 +215,7 @@ impl Node {
             visits: self.visits(),
             wins: self.wins(),
             proof: self.proof(),
+            pruned: self.pruned(),
         }
     }
 }
@@ -267,7 +305,7 @@ impl Tree {
                 return Some(i);
             }
         }
-        n.range().max_by(|&a, &b| {
+        n.range().filter(|&i| !self.node(i).pruned()).max_by(|&a, &b| {
             let (x, y) = (self.node(a), self.node(b));
             (x.proof() != Proof::Win)
                 .cmp(&(y.proof() != Proof::Win))
@@ -381,9 +419,12 @@ impl<B: BitSet> Forest<B> {
             }
             self.roots[t] = Some(([pos.black(), pos.white()], pos.to_move()));
             let tree = &self.trees[t];
+            let mut p = pos.clone();
             if tree.root().claim() {
-                let mut p = pos.clone();
                 self.workers[t].expand(tree, 0, &mut p, 0, cfg);
+            } else if self.workers[t].analyser.is_some() && tree.root().claim_knowledge() {
+                // A kept subtree whose root the knowledge has not seen yet.
+                self.workers[t].know(tree, 0, &mut p, 0, cfg);
             }
         }
     }
@@ -468,6 +509,8 @@ pub(crate) struct Worker<B: BitSet> {
     rng: Rng,
     path: Vec<u32>,
     order: Vec<Cell>,
+    /// The rank of each cell (by bit) in `order`, for priors given to existing children.
+    rank: Vec<u16>,
     shuffled: Vec<u16>,
     /// Playouts run in the current search.
     pub(crate) iterations: u64,
@@ -485,6 +528,7 @@ impl<B: BitSet> Worker<B> {
             rng: Rng::new(0),
             path: Vec::with_capacity(geom.cells().len() + 2),
             order: Vec::with_capacity(geom.cells().len()),
+            rank: vec![0; B::CAPACITY],
             shuffled: Vec::with_capacity(geom.cells().len()),
             iterations: 0,
             depth: 0,
@@ -539,8 +583,8 @@ impl<B: BitSet> Worker<B> {
                 }
                 Proof::Unknown => {}
             }
+            let depth = self.path.len() - 1;
             if !n.expanded() || n.children() == 0 {
-                let depth = self.path.len() - 1;
                 // This visit is counted already: a leaf is expanded after `expand` playouts.
                 if !n.expanded()
                     && n.visits() > cfg.expand
@@ -550,6 +594,16 @@ impl<B: BitSet> Worker<B> {
                     continue;
                 }
                 break self.playouts.run(pos.black(), pos.white(), pos.to_move(), &mut self.rng);
+            }
+            if cfg.know > 0
+                && self.analyser.is_some()
+                && n.visits() > cfg.know
+                && !n.known()
+                && n.claim_knowledge()
+            {
+                // The node has earned its knowledge call; it may prove the node.
+                self.know(tree, node, pos, depth, cfg);
+                continue;
             }
             let child = self.select(tree, node, cfg);
             let c = tree.node(child);
@@ -582,7 +636,15 @@ impl<B: BitSet> Worker<B> {
         let n = tree.node(node);
         let mut moves = pos.empty_cells();
         self.order.clear();
-        if let Some(a) = self.analyser.as_mut() {
+        // With `know`, a node below the root waits for its knowledge until it has earned it.
+        let analyser = match self.analyser.as_mut() {
+            Some(a) if depth == 0 || cfg.know == 0 || n.visits() > cfg.know => {
+                n.claim_knowledge();
+                Some(a)
+            }
+            _ => None,
+        };
+        if let Some(a) = analyser {
             let an = a.analyse(pos, depth);
             match an.verdict() {
                 Verdict::Win { mv, .. } if depth > 0 || mv.is_some() => {
@@ -648,6 +710,73 @@ impl<B: BitSet> Worker<B> {
         true
     }
 
+    /// Runs the knowledge on `node`, expanded with every empty cell as a child (its position is
+    /// `pos`, `depth` moves below the root): a win or loss proves it, and an open node has the
+    /// moves the knowledge leaves out pruned and the priors added to the others' AMAF counts.
+    pub(crate) fn know(
+        &mut self,
+        tree: &Tree,
+        node: usize,
+        pos: &mut Position<B>,
+        depth: usize,
+        cfg: &Config,
+    ) {
+        let n = tree.node(node);
+        let Some(a) = self.analyser.as_mut() else { return };
+        let an = a.analyse(pos, depth);
+        self.order.clear();
+        let children = tree.slice(n.range());
+        match an.verdict() {
+            Verdict::Win { mv, .. } if depth > 0 || mv.is_some() => {
+                a.undo(pos, &an);
+                if depth == 0 {
+                    // The root's winning move is a real move, and so one of its children.
+                    let bit = B::bit_of(mv.expect("checked"));
+                    match children.iter().find(|c| c.bit() == bit) {
+                        Some(c) => c.set_proof(Proof::Loss),
+                        None => return,
+                    }
+                }
+                n.set_proof(Proof::Win);
+            }
+            Verdict::Loss { .. } if depth > 0 => {
+                a.undo(pos, &an);
+                n.set_proof(Proof::Loss);
+            }
+            Verdict::Open if !an.moves().is_empty() => {
+                let moves = an.moves();
+                if cfg.prior > 0.0 {
+                    a.order(pos, moves, &mut self.order);
+                }
+                a.undo(pos, &an);
+                for c in children {
+                    if !moves.has_bit(c.bit()) {
+                        c.prune();
+                    }
+                }
+                if self.order.is_empty() {
+                    return;
+                }
+                let last = (self.order.len().max(2) - 1) as f32;
+                let prior = cfg.prior as f32;
+                for (rank, &cell) in self.order.iter().enumerate() {
+                    self.rank[B::bit_of(cell)] = rank as u16 + 1;
+                }
+                for c in children {
+                    let rank = self.rank[c.bit()];
+                    if rank > 0 {
+                        let rate = 0.75 - 0.5 * f32::from(rank - 1) / last;
+                        c.add_prior((prior, prior * rate));
+                    }
+                }
+                for &cell in &self.order {
+                    self.rank[B::bit_of(cell)] = 0;
+                }
+            }
+            _ => a.undo(pos, &an),
+        }
+    }
+
     /// The child of `node` to descend into: UCT with RAVE, proven children decided.
     fn select(&self, tree: &Tree, node: usize, cfg: &Config) -> usize {
         let n = tree.node(node);
@@ -656,6 +785,9 @@ impl<B: BitSet> Worker<B> {
         let mut best = 0;
         let mut best_value = f64::NEG_INFINITY;
         for (i, c) in tree.slice(range.clone()).iter().enumerate() {
+            if c.pruned() {
+                continue;
+            }
             if cfg.solver {
                 match c.proof() {
                     // The child's mover is lost there: this move wins.
@@ -721,9 +853,7 @@ impl<B: BitSet> Worker<B> {
                 let parent = tree.node(self.path[k - 1] as usize);
                 match child.proof() {
                     Proof::Loss => parent.set_proof(Proof::Win),
-                    Proof::Win
-                        if tree.slice(parent.range()).iter().all(|c| c.proof() == Proof::Win) =>
-                    {
+                    Proof::Win if tree.slice(parent.range()).iter().all(Node::lost_or_pruned) => {
                         parent.set_proof(Proof::Loss)
                     }
                     _ => break,

@@ -75,6 +75,32 @@ fn proven_nodes_decide_the_root() {
 }
 
 #[test]
+fn late_knowledge_proves_what_the_solver_proves() {
+    // 5x5 positions: with `know`, a node gets its knowledge call only after some playouts, and
+    // until then has every empty cell as a child; the moves its knowledge then prunes count as
+    // lost for the proofs, as the moves left out at expansion do. Whatever it proves, the
+    // solver agrees with, and it proves something.
+    let mut proven = 0;
+    for moves in ["-", "a1", "c3", "a5", "b2 c3", "e1 c3 a2", "c2 c3 d3"] {
+        let pos = position(5, moves);
+        let solved = with_position!(&pos, p => {
+            nash_search::solve(p, &nash_search::SolverConfig::default()).outcome.wins()
+        })
+        .expect("5x5 solves");
+        for spec in ["best:know=5,playouts=3000", "best:know=20,expand=1,playouts=3000"] {
+            let c = build(spec).unwrap().choose(&pos, &MoveBudget::default());
+            let v = c.value.unwrap();
+            if v.abs() >= PROVEN {
+                assert_eq!(v > 0.0, solved, "{spec} on {moves}: {v}");
+                proven += 1;
+            }
+            empty_cell(&pos, &c);
+        }
+    }
+    assert!(proven >= 4, "only {proven} proofs: the test shows little");
+}
+
+#[test]
 fn a_lost_root_is_defended() {
     // 4x4, White to move against Black's two threats (a4, b4): lost, as the knowledge sees at
     // once. With `defend`, the rest of the move goes to a search without proofs, which blocks
@@ -95,7 +121,7 @@ fn specs_read_and_write_every_setting() {
     let p = build("mcts:c=0.5,playouts=5000,seed=1,threads=2").unwrap();
     assert_eq!(
         p.spec(),
-        "mcts:c=0.5,rave=0,fpu=1,playout=random,playouts=5000,expand=1,fillin=false,\
+        "mcts:c=0.5,rave=0,fpu=1,playout=random,playouts=5000,expand=1,know=0,fillin=false,\
          mustplay=false,vc=false,solver=true,prior=0,reuse=false,solve=0,defend=false,threads=2,parallel=root,mem=256,\
          seed=1,swap=false"
     );
