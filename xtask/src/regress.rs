@@ -49,6 +49,9 @@ pub struct Args {
 pub enum KnowledgeArg {
     /// Everything the solver knows (the default).
     All,
+    /// Everything but decompositions.
+    #[value(name = "no-decompositions")]
+    NoDecompositions,
     /// Fill-in and inferior cells only: no virtual connections, no mustplay.
     Fill,
     /// No knowledge at all.
@@ -60,6 +63,9 @@ impl KnowledgeArg {
     pub fn knowledge(self) -> Knowledge {
         match self {
             KnowledgeArg::All => Knowledge::default(),
+            KnowledgeArg::NoDecompositions => {
+                Knowledge { decompositions: false, ..Knowledge::default() }
+            }
             KnowledgeArg::Fill => Knowledge {
                 vc: false,
                 mustplay: false,
