@@ -3,14 +3,24 @@
 //! `sweep` writes and checks the certificate of every position of testdata/solved.tsv up to a
 //! size (`cargo test` checks a sample); `measure` does the same for the one-move openings of a
 //! size and its empty board, and prints each certificate's size and check time with their
-//! medians (the figures of docs/proofs.md). Exits non-zero if any certificate is not written,
-//! fails its check, or proves the wrong winner.
+//! medians (the figures of docs/proofs.md). Exits non-zero if any certificate fails its check
+//! or proves the wrong winner, and `sweep` also if one is not written.
+//!
+//! `measure` takes the openings first of each pair that the 180-degree rotation maps onto each
+//! other, then the others, and appends each position's figures to a JSON-lines file as it
+//! ends: a rerun skips the positions with a certificate and those that ran out of time within
+//! a limit at least as long, and the medians are over every certificate in the file.
 
+use std::collections::HashMap;
+use std::fs::OpenOptions;
+use std::io::{BufRead, BufReader, Write};
+use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-use anyhow::bail;
-use nash_board::{Bitboard, Color, Position};
-use nash_search::{certificate, CertifyConfig, SolverConfig, DEFAULT_SEARCH};
+use anyhow::{bail, Context};
+use nash_board::{BitSet, Bitboard, Cell, Color, Position, Symmetry};
+use nash_search::{certificate, CertifyConfig, CertifyError, SolverConfig, DEFAULT_SEARCH};
+use serde::{Deserialize, Serialize};
 
 use crate::regress::{openings, solved, Case};
 
@@ -27,10 +37,13 @@ pub struct Args {
     /// The board of `measure`.
     #[arg(long, default_value_t = 7)]
     size: usize,
-    /// `measure` only these positions: openings by their cell, `-` for the empty board
-    /// (comma-separated).
+    /// `measure` only these positions, in this order: openings by their cell, `-` for the
+    /// empty board (comma-separated).
     #[arg(long, value_delimiter = ',')]
     only: Vec<String>,
+    /// `measure`'s results file (JSON lines); default target/proofs/measure-NxN.jsonl.
+    #[arg(long)]
+    out: Option<PathBuf>,
     /// Positions with at most this many empty cells are left to the checker's search.
     #[arg(long, default_value_t = DEFAULT_SEARCH)]
     search: usize,
@@ -57,42 +70,38 @@ struct Row {
     bytes: usize,
     json_bytes: usize,
     build: Duration,
+    /// The CPU time of the building thread, where the system tells it.
+    build_cpu: Option<Duration>,
     check: Duration,
 }
 
+/// One position's certificate as `measure`'s results file keeps it.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+struct Record {
+    size: usize,
+    position: String,
+    /// Absent when no certificate was written.
+    nodes: Option<usize>,
+    bytes: Option<usize>,
+    json_bytes: Option<usize>,
+    build_s: Option<f64>,
+    build_cpu_s: Option<f64>,
+    check_s: Option<f64>,
+    /// Why no certificate was written.
+    error: Option<String>,
+    /// The seconds allowed.
+    time_limit: Option<f64>,
+}
+
 pub fn run(args: Args) -> anyhow::Result<()> {
-    let cases = match args.what {
-        What::Sweep => {
-            let mut all = Vec::new();
-            for n in 1..=args.max_size {
-                all.extend(solved(n)?);
-            }
-            all
-        }
-        What::Measure => {
-            let mut all = openings(args.size)?;
-            let mut empty = Position::<Bitboard>::square(args.size)?;
-            empty.set_to_move(Color::Black);
-            let winner = solved(args.size)?.into_iter().find(|c| c.label == "-").map(|c| c.winner);
-            // The first player wins every empty board (strategy stealing).
-            all.push(Case {
-                label: "-".into(),
-                pos: empty,
-                winner: winner.unwrap_or(Color::Black),
-                winning: None,
-            });
-            if !args.only.is_empty() {
-                all.retain(|c| args.only.contains(&c.label));
-            }
-            all
-        }
-    };
-    let mut cfg = CertifyConfig {
-        solver: SolverConfig { tt_mib: args.tt_mib, ..SolverConfig::default() },
-        search: args.search,
-        vc: !args.no_vc,
-    };
-    cfg.solver.budget.time = args.time_limit;
+    if args.what == What::Measure {
+        return measure(&args);
+    }
+    let mut cases = Vec::new();
+    for n in 1..=args.max_size {
+        cases.extend(solved(n)?);
+    }
+    let cfg = config(&args);
     println!(
         "{:<10} {:<6} {:>9} {:>11} {:>11} {:>9} {:>9}",
         "position", "winner", "nodes", "bytes", "json bytes", "build s", "check s"
@@ -145,11 +154,199 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// The certificates' settings.
+fn config(args: &Args) -> CertifyConfig {
+    let mut cfg = CertifyConfig {
+        solver: SolverConfig { tt_mib: args.tt_mib, ..SolverConfig::default() },
+        search: args.search,
+        vc: !args.no_vc,
+    };
+    cfg.solver.budget.time = args.time_limit;
+    cfg
+}
+
+/// `measure`: the openings of a size and its empty board, resumably.
+fn measure(args: &Args) -> anyhow::Result<()> {
+    let n = args.size;
+    let out =
+        args.out.clone().unwrap_or_else(|| format!("target/proofs/measure-{n}x{n}.jsonl").into());
+    let mut all = openings(n)?;
+    let geom = Position::<Bitboard>::square(n)?.geometry();
+    // Each opening whose rotation comes first in board order goes after the others.
+    let rotated = |c: &Case| {
+        c.label.parse::<Cell>().is_ok_and(|x| {
+            Bitboard::bit_of(geom.map_cell(Symmetry::Rotate180, x)) < Bitboard::bit_of(x)
+        })
+    };
+    all.sort_by_key(|c| rotated(c));
+    let mut empty = Position::<Bitboard>::square(n)?;
+    empty.set_to_move(Color::Black);
+    let winner = solved(n)?.into_iter().find(|c| c.label == "-").map(|c| c.winner);
+    // The first player wins every empty board (strategy stealing).
+    all.push(Case {
+        label: "-".into(),
+        pos: empty,
+        winner: winner.unwrap_or(Color::Black),
+        winning: None,
+    });
+    let cases: Vec<&Case> = if args.only.is_empty() {
+        all.iter().collect()
+    } else {
+        let mut picked = Vec::new();
+        for label in &args.only {
+            let Some(c) = all.iter().find(|c| &c.label == label) else {
+                bail!("no position {label:?} among the {n}x{n} openings and empty board");
+            };
+            picked.push(c);
+        }
+        picked
+    };
+    if let Some(dir) = out.parent() {
+        std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    }
+    let mut done = load(&out)?;
+    let limit = args.time_limit.map(|t| t.as_secs_f64());
+    let cfg = config(args);
+    println!("results in {}", out.display());
+    println!(
+        "{:<10} {:<6} {:>9} {:>11} {:>11} {:>9} {:>9} {:>9}",
+        "position", "winner", "nodes", "bytes", "json bytes", "build s", "cpu s", "check s"
+    );
+    let mut failures = 0;
+    for (i, case) in cases.iter().enumerate() {
+        let label = format!("{n}x{n} {}", case.label);
+        if let Some(r) = done.get(&case.label) {
+            let longer = match (r.time_limit, limit) {
+                (_, None) => false,
+                (None, Some(_)) => true,
+                (Some(a), Some(b)) => a >= b,
+            };
+            if r.nodes.is_some() || longer {
+                continue;
+            }
+        }
+        print!("[{}/{}] ", i + 1, cases.len());
+        std::io::stdout().flush()?;
+        let rec = match one(case, &cfg) {
+            Ok(r) => {
+                println!(
+                    "{:<10} {:<6} {:>9} {:>11} {:>11} {:>9.3} {:>9} {:>9.3}",
+                    label,
+                    case.winner.to_string(),
+                    r.nodes,
+                    r.bytes,
+                    r.json_bytes,
+                    r.build.as_secs_f64(),
+                    r.build_cpu.map_or("?".to_string(), |t| format!("{:.3}", t.as_secs_f64())),
+                    r.check.as_secs_f64()
+                );
+                Record {
+                    size: n,
+                    position: case.label.clone(),
+                    nodes: Some(r.nodes),
+                    bytes: Some(r.bytes),
+                    json_bytes: Some(r.json_bytes),
+                    build_s: Some(r.build.as_secs_f64()),
+                    build_cpu_s: r.build_cpu.map(|t| t.as_secs_f64()),
+                    check_s: Some(r.check.as_secs_f64()),
+                    error: None,
+                    time_limit: limit,
+                }
+            }
+            Err(e) => {
+                println!("{label:<10} not written: {e}");
+                // Running out of budget is a measurement; anything else is a fault.
+                if !matches!(e.downcast_ref(), Some(CertifyError::Unknown(_))) {
+                    failures += 1;
+                }
+                Record {
+                    size: n,
+                    position: case.label.clone(),
+                    nodes: None,
+                    bytes: None,
+                    json_bytes: None,
+                    build_s: None,
+                    build_cpu_s: None,
+                    check_s: None,
+                    error: Some(e.to_string()),
+                    time_limit: limit,
+                }
+            }
+        };
+        let mut f = OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(&out)
+            .with_context(|| format!("cannot write {}", out.display()))?;
+        writeln!(f, "{}", serde_json::to_string(&rec)?)?;
+        done.insert(case.label.clone(), rec);
+    }
+    let rows: Vec<&Record> =
+        cases.iter().filter_map(|c| done.get(&c.label)).filter(|r| r.nodes.is_some()).collect();
+    if !rows.is_empty() {
+        let median = |f: &dyn Fn(&Record) -> Option<f64>, digits: usize| {
+            let mut v: Vec<f64> = rows.iter().filter_map(|r| f(r)).collect();
+            v.sort_by(f64::total_cmp);
+            v.get(v.len() / 2).map_or("?".to_string(), |m| format!("{m:.digits$}"))
+        };
+        println!(
+            "{:<10} {:<6} {:>9} {:>11} {:>11} {:>9} {:>9} {:>9}",
+            "median",
+            "",
+            median(&|r| r.nodes.map(|x| x as f64), 0),
+            median(&|r| r.bytes.map(|x| x as f64), 0),
+            median(&|r| r.json_bytes.map(|x| x as f64), 0),
+            median(&|r| r.build_s, 3),
+            median(&|r| r.build_cpu_s, 3),
+            median(&|r| r.check_s, 3)
+        );
+    }
+    println!("{} of {} certificates written and checked", rows.len(), cases.len());
+    if failures > 0 {
+        bail!("{failures} certificates failed their check or proved the wrong winner");
+    }
+    Ok(())
+}
+
+/// The records of a results file, the last one of each position (none if there is no file).
+fn load(path: &std::path::Path) -> anyhow::Result<HashMap<String, Record>> {
+    let mut done = HashMap::new();
+    let Ok(f) = std::fs::File::open(path) else {
+        return Ok(done);
+    };
+    for (i, line) in BufReader::new(f).lines().enumerate() {
+        let line = line.with_context(|| format!("cannot read {}", path.display()))?;
+        if line.trim().is_empty() {
+            continue;
+        }
+        // A line cut short by a kill is skipped: that position is measured again.
+        let Ok(r) = serde_json::from_str::<Record>(&line) else {
+            eprintln!("{}:{}: not a record, skipped", path.display(), i + 1);
+            continue;
+        };
+        done.insert(r.position.clone(), r);
+    }
+    Ok(done)
+}
+
+/// The CPU time of the calling thread so far (Linux; `None` elsewhere).
+fn thread_cpu() -> Option<Duration> {
+    let stat = std::fs::read_to_string("/proc/thread-self/stat").ok()?;
+    // The fields after the command name (which ends at the last ')'): utime and stime are the
+    // 12th and 13th, in clock ticks of 1/100 s.
+    let rest = &stat[stat.rfind(')')? + 2..];
+    let f: Vec<&str> = rest.split_whitespace().collect();
+    let ticks: u64 = f.get(11)?.parse::<u64>().ok()? + f.get(12)?.parse::<u64>().ok()?;
+    Some(Duration::from_millis(ticks * 10))
+}
+
 /// Writes, encodes, decodes and checks one position's certificate.
 fn one(case: &Case, cfg: &CertifyConfig) -> anyhow::Result<Row> {
     let start = Instant::now();
+    let cpu = thread_cpu();
     let cert = certificate(&case.pos, cfg)?;
     let build = start.elapsed();
+    let build_cpu = thread_cpu().zip(cpu).map(|(b, a)| b.saturating_sub(a));
     let bytes = cert.to_bytes();
     let json_bytes = cert.to_json().len();
     let start = Instant::now();
@@ -159,5 +356,5 @@ fn one(case: &Case, cfg: &CertifyConfig) -> anyhow::Result<Row> {
     if checked.winner != case.winner {
         bail!("proves {} wins, the ground truth says {}", checked.winner, case.winner);
     }
-    Ok(Row { nodes: cert.nodes.len(), bytes: bytes.len(), json_bytes, build, check })
+    Ok(Row { nodes: cert.nodes.len(), bytes: bytes.len(), json_bytes, build, build_cpu, check })
 }

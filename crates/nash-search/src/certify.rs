@@ -166,8 +166,10 @@ enum Plan<B> {
     Search(B),
     /// A virtual connection between the winner's edges.
     Vc(derive::Derived<B>),
-    /// The solver's move (the winner's turn) or none (the loser's), within its carrier.
-    Solved { mv: Option<Cell>, keep: B },
+    /// The solver's move (the winner's turn) or none (the loser's), within its carrier; at the
+    /// loser's turn also the semi connections between the winner's edges that the H-search
+    /// found on the way (each answers every loser move outside its carrier).
+    Solved { mv: Option<Cell>, keep: B, semis: Vec<derive::Derived<B>> },
 }
 
 impl<B: BitSet> Plan<B> {
@@ -279,8 +281,9 @@ impl<B: BitSet> Builder<'_, B> {
             return Ok(Plan::Search(empty));
         }
         let winner_moves = pos.to_move() == self.winner;
+        let mut semis = Vec::new();
         if self.vc {
-            if let Some(d) = derive::edge_to_edge(pos, self.winner, winner_moves) {
+            if let Some(d) = derive::edge_to_edge(pos, self.winner, winner_moves, &mut semis) {
                 return Ok(Plan::Vc(d));
             }
         }
@@ -290,10 +293,10 @@ impl<B: BitSet> Builder<'_, B> {
                     Some(m) => m,
                     None => self.keep_win(pos, carrier)?,
                 };
-                Ok(Plan::Solved { mv: Some(mv), keep: carrier.with(mv) & empty })
+                Ok(Plan::Solved { mv: Some(mv), keep: carrier.with(mv) & empty, semis })
             }
             Outcome::Loss { carrier } if !winner_moves => {
-                Ok(Plan::Solved { mv: None, keep: carrier & empty })
+                Ok(Plan::Solved { mv: None, keep: carrier & empty, semis })
             }
             _ => Err(self.inconsistent(format!("{} does not win", self.winner))),
         }
@@ -301,18 +304,20 @@ impl<B: BitSet> Builder<'_, B> {
 
     /// The node of a plan made for `pos`, and the cells it keeps.
     fn write(&mut self, pos: &mut Position<B>, plan: Plan<B>) -> Result<(B, u32), CertifyError> {
-        let (mv, keep) = match plan {
+        let (mv, keep, mut semis) = match plan {
             Plan::Won => return Ok((B::EMPTY, self.leaf(Node::Won))),
             Plan::Search(empty) => return Ok((empty, self.leaf(Node::Search))),
             Plan::Vc(d) => return Ok((d.carrier, self.push(Node::Vc { steps: d.steps }))),
-            Plan::Solved { mv, keep } => (mv, keep),
+            Plan::Solved { mv, keep, semis } => (mv, keep, semis),
         };
+        // The loser's stones outside `keep` break the semis that need them.
+        semis.retain(|d| d.carrier.is_subset(keep));
         pos.fill(!self.winner, pos.empty_cells() - keep);
         let key = (pos.black(), pos.white(), pos.to_move());
         let inner = match self.made.get(&key) {
             Some(&id) => Ok(id),
             None if keep.len() <= self.search => Ok(self.leaf(Node::Search)),
-            None => self.strategy(pos, mv),
+            None => self.strategy(pos, mv, semis),
         };
         if let Ok(id) = inner {
             self.made.insert(key, id);
@@ -326,7 +331,12 @@ impl<B: BitSet> Builder<'_, B> {
     /// cell is in every carrier. The options are chosen greedily as for a set cover: each is
     /// the loser's move, among the cells still in every carrier, whose own carrier keeps the
     /// fewest of them (the smallest carrier on a tie, then board order).
-    fn strategy(&mut self, pos: &mut Position<B>, mv: Option<Cell>) -> Result<u32, CertifyError> {
+    fn strategy(
+        &mut self,
+        pos: &mut Position<B>,
+        mv: Option<Cell>,
+        mut semis: Vec<derive::Derived<B>>,
+    ) -> Result<u32, CertifyError> {
         if let Some(m) = mv {
             pos.play_unchecked(m);
             self.line.push(m);
@@ -337,12 +347,26 @@ impl<B: BitSet> Builder<'_, B> {
         }
         let mut plans: Vec<(Cell, Option<Plan<B>>)> = Vec::new();
         for x in pos.empty_cells().iter() {
+            // A semi connection whose carrier misses x still holds after x: a derivation's
+            // empty ends are all midpoints of its AND steps, so all in its carrier. The semis
+            // of `pos` and those found after the loser's other moves (which do not use the
+            // cell of that move) are tried before a new H-search.
+            let known =
+                semis.iter().filter(|d| !d.carrier.contains(x)).min_by_key(|d| d.carrier.len());
+            if let Some(d) = known {
+                plans.push((x, Some(Plan::Vc(d.clone()))));
+                continue;
+            }
             pos.play_unchecked(x);
             self.line.push(x);
             let plan = self.plan(pos);
             self.line.pop();
             pos.undo();
-            plans.push((x, Some(plan?)));
+            let plan = plan?;
+            if let Plan::Vc(d) = &plan {
+                semis.push(d.clone());
+            }
+            plans.push((x, Some(plan)));
         }
         let mut common = pos.empty_cells();
         let mut options = Vec::new();

@@ -19,6 +19,7 @@ const MAX_SEMI: usize = 8;
 const MAX_CONNECTIONS: usize = 50_000;
 
 /// A connection between the winner's edges: its derivation (children first) and carrier.
+#[derive(Clone)]
 pub(super) struct Derived<B> {
     pub steps: Vec<Step>,
     pub carrier: B,
@@ -58,11 +59,13 @@ struct Search<B> {
 }
 
 /// A virtual connection of `winner` between their edges in `pos`: full, or semi when
-/// `semi_ok` (the winner is to move).
+/// `semi_ok` (the winner is to move). Without one, the semi connections between the edges
+/// found on the way are added to `semis`.
 pub(super) fn edge_to_edge<B: BitSet>(
     pos: &Position<B>,
     winner: Color,
     semi_ok: bool,
+    semis: &mut Vec<Derived<B>>,
 ) -> Option<Derived<B>> {
     let geom = pos.geometry();
     let edges = winner.edges().map(Cell::edge);
@@ -126,7 +129,11 @@ pub(super) fn edge_to_edge<B: BitSet>(
         }
         s.and_rule(f);
     }
-    let found = s.found?;
+    let Some(found) = s.found else {
+        let goal = s.slot(0, 1);
+        semis.extend(s.semis[goal].iter().map(|&k| s.extract(k)));
+        return None;
+    };
     Some(s.extract(found))
 }
 
