@@ -15,6 +15,8 @@ use std::collections::HashMap;
 use std::fs::OpenOptions;
 use std::io::{BufRead, BufReader, Write};
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{mpsc, Arc};
 use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context};
@@ -56,6 +58,10 @@ pub struct Args {
     /// Give up on a position's certificate after this many seconds.
     #[arg(long, value_parser = crate::parse_seconds)]
     time_limit: Option<Duration>,
+    /// `measure`: give up on a position's certificate after this many seconds of the building
+    /// thread's CPU time (Linux), a limit that a loaded machine does not shorten.
+    #[arg(long, value_parser = crate::parse_seconds)]
+    cpu_limit: Option<Duration>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -91,6 +97,9 @@ struct Record {
     error: Option<String>,
     /// The seconds allowed.
     time_limit: Option<f64>,
+    /// The seconds of CPU time allowed.
+    #[serde(default)]
+    cpu_limit: Option<f64>,
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
@@ -206,6 +215,7 @@ fn measure(args: &Args) -> anyhow::Result<()> {
     }
     let mut done = load(&out)?;
     let limit = args.time_limit.map(|t| t.as_secs_f64());
+    let cpu_limit = args.cpu_limit.map(|t| t.as_secs_f64());
     let cfg = config(args);
     println!("results in {}", out.display());
     println!(
@@ -216,18 +226,20 @@ fn measure(args: &Args) -> anyhow::Result<()> {
     for (i, case) in cases.iter().enumerate() {
         let label = format!("{n}x{n} {}", case.label);
         if let Some(r) = done.get(&case.label) {
-            let longer = match (r.time_limit, limit) {
-                (_, None) => false,
-                (None, Some(_)) => true,
+            // A failure within limits at least as long as these is not tried again.
+            let at_least = |was: Option<f64>, now: Option<f64>| match (was, now) {
+                (None, _) => true,
+                (Some(_), None) => false,
                 (Some(a), Some(b)) => a >= b,
             };
+            let longer = at_least(r.time_limit, limit) && at_least(r.cpu_limit, cpu_limit);
             if r.nodes.is_some() || longer {
                 continue;
             }
         }
         print!("[{}/{}] ", i + 1, cases.len());
         std::io::stdout().flush()?;
-        let rec = match one(case, &cfg) {
+        let rec = match within_cpu(args.cpu_limit, &cfg, |cfg| one(case, cfg)) {
             Ok(r) => {
                 println!(
                     "{:<10} {:<6} {:>9} {:>11} {:>11} {:>9.3} {:>9} {:>9.3}",
@@ -251,6 +263,7 @@ fn measure(args: &Args) -> anyhow::Result<()> {
                     check_s: Some(r.check.as_secs_f64()),
                     error: None,
                     time_limit: limit,
+                    cpu_limit,
                 }
             }
             Err(e) => {
@@ -270,6 +283,7 @@ fn measure(args: &Args) -> anyhow::Result<()> {
                     check_s: None,
                     error: Some(e.to_string()),
                     time_limit: limit,
+                    cpu_limit,
                 }
             }
         };
@@ -329,9 +343,50 @@ fn load(path: &std::path::Path) -> anyhow::Result<HashMap<String, Record>> {
     Ok(done)
 }
 
+/// `f` run on a thread of its own, cancelled through the solver's budget once that thread has
+/// used `limit` of CPU time.
+fn within_cpu<T: Send>(
+    limit: Option<Duration>,
+    cfg: &CertifyConfig,
+    f: impl FnOnce(&CertifyConfig) -> anyhow::Result<T> + Send,
+) -> anyhow::Result<T> {
+    let Some(limit) = limit else {
+        return f(cfg);
+    };
+    let cancel = Arc::new(AtomicBool::new(false));
+    let mut cfg = cfg.clone();
+    cfg.solver.budget.cancel = Some(cancel.clone());
+    let (tx, rx) = mpsc::channel();
+    std::thread::scope(|scope| {
+        let worker = scope.spawn(move || {
+            // "/proc/thread-self" links to "PID/task/TID".
+            let _ = tx.send(std::fs::read_link("/proc/thread-self").ok());
+            f(&cfg)
+        });
+        let stat = rx.recv().ok().flatten().map(|p| PathBuf::from("/proc").join(p).join("stat"));
+        while !worker.is_finished() {
+            std::thread::sleep(Duration::from_millis(100));
+            if stat.as_deref().and_then(thread_cpu).is_some_and(|t| t >= limit) {
+                cancel.store(true, Ordering::Relaxed);
+            }
+        }
+        let out =
+            worker.join().map_err(|_| anyhow::anyhow!("the certificate's thread panicked"))?;
+        if cancel.load(Ordering::Relaxed) && out.is_err() {
+            bail!("no certificate within {} s of CPU time", limit.as_secs_f64());
+        }
+        out
+    })
+}
+
 /// The CPU time of the calling thread so far (Linux; `None` elsewhere).
-fn thread_cpu() -> Option<Duration> {
-    let stat = std::fs::read_to_string("/proc/thread-self/stat").ok()?;
+fn thread_cpu_now() -> Option<Duration> {
+    thread_cpu(std::path::Path::new("/proc/thread-self/stat"))
+}
+
+/// The CPU time of a thread from its `stat` file in /proc.
+fn thread_cpu(path: &std::path::Path) -> Option<Duration> {
+    let stat = std::fs::read_to_string(path).ok()?;
     // The fields after the command name (which ends at the last ')'): utime and stime are the
     // 12th and 13th, in clock ticks of 1/100 s.
     let rest = &stat[stat.rfind(')')? + 2..];
@@ -343,10 +398,10 @@ fn thread_cpu() -> Option<Duration> {
 /// Writes, encodes, decodes and checks one position's certificate.
 fn one(case: &Case, cfg: &CertifyConfig) -> anyhow::Result<Row> {
     let start = Instant::now();
-    let cpu = thread_cpu();
+    let cpu = thread_cpu_now();
     let cert = certificate(&case.pos, cfg)?;
     let build = start.elapsed();
-    let build_cpu = thread_cpu().zip(cpu).map(|(b, a)| b.saturating_sub(a));
+    let build_cpu = thread_cpu_now().zip(cpu).map(|(b, a)| b.saturating_sub(a));
     let bytes = cert.to_bytes();
     let json_bytes = cert.to_json().len();
     let start = Instant::now();
