@@ -79,6 +79,8 @@ struct Row {
     /// The CPU time of the building thread, where the system tells it.
     build_cpu: Option<Duration>,
     check: Duration,
+    /// The CPU time of the check, where the system tells it.
+    check_cpu: Option<Duration>,
 }
 
 /// One position's certificate as `measure`'s results file keeps it.
@@ -93,6 +95,8 @@ struct Record {
     build_s: Option<f64>,
     build_cpu_s: Option<f64>,
     check_s: Option<f64>,
+    #[serde(default)]
+    check_cpu_s: Option<f64>,
     /// Why no certificate was written.
     error: Option<String>,
     /// The seconds allowed.
@@ -219,8 +223,16 @@ fn measure(args: &Args) -> anyhow::Result<()> {
     let cfg = config(args);
     println!("results in {}", out.display());
     println!(
-        "{:<10} {:<6} {:>9} {:>11} {:>11} {:>9} {:>9} {:>9}",
-        "position", "winner", "nodes", "bytes", "json bytes", "build s", "cpu s", "check s"
+        "{:<10} {:<6} {:>9} {:>11} {:>11} {:>9} {:>9} {:>9} {:>9}",
+        "position",
+        "winner",
+        "nodes",
+        "bytes",
+        "json bytes",
+        "build s",
+        "cpu s",
+        "check s",
+        "cpu s"
     );
     let mut failures = 0;
     for (i, case) in cases.iter().enumerate() {
@@ -241,16 +253,20 @@ fn measure(args: &Args) -> anyhow::Result<()> {
         std::io::stdout().flush()?;
         let rec = match within_cpu(args.cpu_limit, &cfg, |cfg| one(case, cfg)) {
             Ok(r) => {
+                let secs = |t: Option<Duration>| {
+                    t.map_or("?".into(), |t| format!("{:.3}", t.as_secs_f64()))
+                };
                 println!(
-                    "{:<10} {:<6} {:>9} {:>11} {:>11} {:>9.3} {:>9} {:>9.3}",
+                    "{:<10} {:<6} {:>9} {:>11} {:>11} {:>9.3} {:>9} {:>9.3} {:>9}",
                     label,
                     case.winner.to_string(),
                     r.nodes,
                     r.bytes,
                     r.json_bytes,
                     r.build.as_secs_f64(),
-                    r.build_cpu.map_or("?".to_string(), |t| format!("{:.3}", t.as_secs_f64())),
-                    r.check.as_secs_f64()
+                    secs(r.build_cpu),
+                    r.check.as_secs_f64(),
+                    secs(r.check_cpu)
                 );
                 Record {
                     size: n,
@@ -261,6 +277,7 @@ fn measure(args: &Args) -> anyhow::Result<()> {
                     build_s: Some(r.build.as_secs_f64()),
                     build_cpu_s: r.build_cpu.map(|t| t.as_secs_f64()),
                     check_s: Some(r.check.as_secs_f64()),
+                    check_cpu_s: r.check_cpu.map(|t| t.as_secs_f64()),
                     error: None,
                     time_limit: limit,
                     cpu_limit,
@@ -281,6 +298,7 @@ fn measure(args: &Args) -> anyhow::Result<()> {
                     build_s: None,
                     build_cpu_s: None,
                     check_s: None,
+                    check_cpu_s: None,
                     error: Some(e.to_string()),
                     time_limit: limit,
                     cpu_limit,
@@ -304,7 +322,7 @@ fn measure(args: &Args) -> anyhow::Result<()> {
             v.get(v.len() / 2).map_or("?".to_string(), |m| format!("{m:.digits$}"))
         };
         println!(
-            "{:<10} {:<6} {:>9} {:>11} {:>11} {:>9} {:>9} {:>9}",
+            "{:<10} {:<6} {:>9} {:>11} {:>11} {:>9} {:>9} {:>9} {:>9}",
             "median",
             "",
             median(&|r| r.nodes.map(|x| x as f64), 0),
@@ -312,7 +330,8 @@ fn measure(args: &Args) -> anyhow::Result<()> {
             median(&|r| r.json_bytes.map(|x| x as f64), 0),
             median(&|r| r.build_s, 3),
             median(&|r| r.build_cpu_s, 3),
-            median(&|r| r.check_s, 3)
+            median(&|r| r.check_s, 3),
+            median(&|r| r.check_cpu_s, 3)
         );
     }
     println!("{} of {} certificates written and checked", rows.len(), cases.len());
@@ -405,11 +424,21 @@ fn one(case: &Case, cfg: &CertifyConfig) -> anyhow::Result<Row> {
     let bytes = cert.to_bytes();
     let json_bytes = cert.to_json().len();
     let start = Instant::now();
+    let cpu = thread_cpu_now();
     let read = nash_proof::Certificate::from_bytes(&bytes)?;
     let checked = nash_proof::check(&read)?;
     let check = start.elapsed();
+    let check_cpu = thread_cpu_now().zip(cpu).map(|(b, a)| b.saturating_sub(a));
     if checked.winner != case.winner {
         bail!("proves {} wins, the ground truth says {}", checked.winner, case.winner);
     }
-    Ok(Row { nodes: cert.nodes.len(), bytes: bytes.len(), json_bytes, build, build_cpu, check })
+    Ok(Row {
+        nodes: cert.nodes.len(),
+        bytes: bytes.len(),
+        json_bytes,
+        build,
+        build_cpu,
+        check,
+        check_cpu,
+    })
 }
