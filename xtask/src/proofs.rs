@@ -286,7 +286,9 @@ fn measure(args: &Args) -> anyhow::Result<()> {
             Err(e) => {
                 println!("{label:<10} not written: {e}");
                 // Running out of budget is a measurement; anything else is a fault.
-                if !matches!(e.downcast_ref(), Some(CertifyError::Unknown(_))) {
+                let out_of_budget = matches!(e.downcast_ref(), Some(CertifyError::Unknown(_)))
+                    || e.downcast_ref::<OutOfCpu>().is_some();
+                if !out_of_budget {
                     failures += 1;
                 }
                 Record {
@@ -362,6 +364,18 @@ fn load(path: &std::path::Path) -> anyhow::Result<HashMap<String, Record>> {
     Ok(done)
 }
 
+/// A certificate not written within its CPU time.
+#[derive(Debug)]
+struct OutOfCpu(Duration);
+
+impl std::fmt::Display for OutOfCpu {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "no certificate within {} s of CPU time", self.0.as_secs_f64())
+    }
+}
+
+impl std::error::Error for OutOfCpu {}
+
 /// `f` run on a thread of its own, cancelled through the solver's budget once that thread has
 /// used `limit` of CPU time.
 fn within_cpu<T: Send>(
@@ -392,7 +406,7 @@ fn within_cpu<T: Send>(
         let out =
             worker.join().map_err(|_| anyhow::anyhow!("the certificate's thread panicked"))?;
         if cancel.load(Ordering::Relaxed) && out.is_err() {
-            bail!("no certificate within {} s of CPU time", limit.as_secs_f64());
+            return Err(OutOfCpu(limit).into());
         }
         out
     })
