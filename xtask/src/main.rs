@@ -65,6 +65,20 @@ struct HtpArgs {
     player: String,
 }
 
+/// Appends `record` as one JSON line to the results file `path` (created if missing), so that
+/// a run's finished work is on disk the moment it ends.
+fn append_json_line(path: &std::path::Path, record: &impl serde::Serialize) -> anyhow::Result<()> {
+    use anyhow::Context;
+    use std::io::Write;
+    let mut f = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)
+        .with_context(|| format!("cannot write {}", path.display()))?;
+    writeln!(f, "{}", serde_json::to_string(record)?)
+        .with_context(|| format!("cannot write {}", path.display()))
+}
+
 /// A number of seconds on the command line: positive, finite and at most 10^9 (so that a
 /// deadline can be computed from it).
 fn parse_seconds(s: &str) -> Result<std::time::Duration, String> {

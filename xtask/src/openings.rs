@@ -13,8 +13,8 @@
 //! written beside it, in docs/pictures.
 
 use std::collections::HashMap;
-use std::fs::{File, OpenOptions};
-use std::io::{BufRead, BufReader, Write};
+use std::fs::File;
+use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -202,12 +202,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             rec.reply.as_deref().unwrap_or("-"),
             rec.nodes
         );
-        let mut f = OpenOptions::new()
-            .create(true)
-            .append(true)
-            .open(&out)
-            .with_context(|| format!("cannot write {}", out.display()))?;
-        writeln!(f, "{}", serde_json::to_string(&rec)?)?;
+        crate::append_json_line(&out, &rec)?;
         done.insert(label, rec);
         write_tsv(&tsv, n, &done, &rep)?;
         write_svg(&svg, n, &done, &rep)?;

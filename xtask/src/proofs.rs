@@ -12,7 +12,6 @@
 //! a limit at least as long, and the medians are over every certificate in the file.
 
 use std::collections::HashMap;
-use std::fs::OpenOptions;
 use std::io::{BufRead, BufReader, Write};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -307,12 +306,7 @@ fn measure(args: &Args) -> anyhow::Result<()> {
                 }
             }
         };
-        let mut f = OpenOptions::new()
-            .create(true)
-            .append(true)
-            .open(&out)
-            .with_context(|| format!("cannot write {}", out.display()))?;
-        writeln!(f, "{}", serde_json::to_string(&rec)?)?;
+        crate::append_json_line(&out, &rec)?;
         done.insert(case.label.clone(), rec);
     }
     let rows: Vec<&Record> =

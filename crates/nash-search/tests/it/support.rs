@@ -3,6 +3,8 @@
 use std::path::PathBuf;
 
 use nash_board::{BitSet, Bitboard, CellList, Color, MoveList, Position};
+use nash_search::{solve, Outcome, SolverConfig};
+use proptest::prelude::*;
 
 /// One line of testdata/solved.tsv.
 #[derive(Clone, Debug)]
@@ -76,4 +78,28 @@ pub fn random_position(n: usize, cells: &[usize]) -> Position<Bitboard> {
         p.play_unchecked(empty[i % empty.len()]);
     }
     p
+}
+
+/// Solves `p` with `c` and checks the carrier of the result, a threat pattern: with the loser
+/// on every empty cell outside it, the winner still wins, as a solve with `check(q)` of that
+/// filled position `q` finds.
+pub fn check_carrier(
+    p: &Position<Bitboard>,
+    c: &SolverConfig,
+    check: impl Fn(&Position<Bitboard>) -> SolverConfig,
+) -> Result<(), TestCaseError> {
+    let (win, carrier) = match solve(p, c).outcome {
+        Outcome::Win { carrier, .. } => (true, carrier),
+        Outcome::Loss { carrier } => (false, carrier),
+        Outcome::Unknown { .. } => return Err(TestCaseError::fail(format!("unknown on {p}"))),
+    };
+    let winner = if win { p.to_move() } else { !p.to_move() };
+    let mut q = p.clone();
+    q.fill(!winner, q.empty_cells() - carrier);
+    let holds = match q.winner() {
+        Some(w) => w == winner,
+        None => solve(&q, &check(&q)).outcome.wins() == Some(win),
+    };
+    prop_assert!(holds, "carrier {:?} of {}", carrier, p);
+    Ok(())
 }

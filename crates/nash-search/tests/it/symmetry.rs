@@ -1,13 +1,15 @@
 //! Results do not depend on how the board is turned: every solver gives the same value on a
 //! position and its images, and winning sets map onto each other.
 
-use nash_board::{Bitboard, Position};
-use nash_search::{
-    solve, winning_moves, Knowledge, MoveOrdering, Outcome, SolverConfig, SolverKind,
-};
+use nash_search::{solve, winning_moves, Knowledge, MoveOrdering, SolverConfig, SolverKind};
 use proptest::prelude::*;
 
-use crate::support::{random_position, solved_up_to};
+use crate::support::{check_carrier, random_position, solved_up_to};
+
+/// `c` without knowledge.
+fn plain(c: &SolverConfig) -> SolverConfig {
+    SolverConfig { knowledge: Knowledge::none(), ..c.clone() }
+}
 
 fn cfg(kind: SolverKind) -> SolverConfig {
     let knowledge = Knowledge {
@@ -66,7 +68,7 @@ proptest! {
     #[test]
     fn carriers_are_threat_patterns(n in 3usize..=4, cells in prop::collection::vec(0usize..64, 1..7)) {
         let p = random_position(n, &cells);
-        check_carrier(&p, &cfg(SolverKind::Dfpn), usize::MAX)?;
+        check_carrier(&p, &cfg(SolverKind::Dfpn), |_| plain(&cfg(SolverKind::Dfpn)))?;
     }
 
     /// The same on larger boards with more stones and all knowledge on, where fill-in, the
@@ -76,34 +78,7 @@ proptest! {
         let p = random_position(n, &cells);
         prop_assume!(p.winner().is_none());
         let c = SolverConfig { tt_mib: 8, ..SolverConfig::default() };
-        check_carrier(&p, &c, 14)?;
+        // The check solves without knowledge once few cells are left.
+        check_carrier(&p, &c, |q| if q.empty_cells().len() <= 14 { plain(&c) } else { c.clone() })?;
     }
-}
-
-/// Solves `p` with `c` and checks the carrier of the result: with the loser on every empty cell
-/// outside it, the winner still wins. The check solves without knowledge when at most
-/// `plain_up_to` empty cells are left, and with `c` otherwise.
-fn check_carrier(
-    p: &Position<Bitboard>,
-    c: &SolverConfig,
-    plain_up_to: usize,
-) -> Result<(), TestCaseError> {
-    let (win, carrier) = match solve(p, c).outcome {
-        Outcome::Win { carrier, .. } => (true, carrier),
-        Outcome::Loss { carrier } => (false, carrier),
-        Outcome::Unknown { .. } => return Err(TestCaseError::fail(format!("unknown on {p}"))),
-    };
-    let winner = if win { p.to_move() } else { !p.to_move() };
-    let mut q = p.clone();
-    q.fill(!winner, q.empty_cells() - carrier);
-    let holds = match q.winner() {
-        Some(w) => w == winner,
-        None if q.empty_cells().len() <= plain_up_to => {
-            let plain = SolverConfig { knowledge: Knowledge::none(), ..c.clone() };
-            solve(&q, &plain).outcome.wins() == Some(win)
-        }
-        None => solve(&q, c).outcome.wins() == Some(win),
-    };
-    prop_assert!(holds, "carrier {:?} of {}", carrier, p);
-    Ok(())
 }
