@@ -695,13 +695,8 @@ impl<B: BitSet> Worker<B> {
                 c.init(usize::from(b), (0.0, 0.0));
             }
         } else {
-            // Priors: virtual AMAF playouts whose win rate falls from 0.75 for the best move by
-            // the circuit and H-score order to 0.25 for the worst.
-            let last = (count.max(2) - 1) as f32;
-            let prior = cfg.prior as f32;
             for (rank, (c, &cell)) in children.iter().zip(&self.order).enumerate() {
-                let rate = 0.75 - 0.5 * rank as f32 / last;
-                c.init(B::bit_of(cell), (prior, prior * rate));
+                c.init(B::bit_of(cell), prior(cfg, rank, count));
             }
         }
         n.first.store(first as u32, Relaxed);
@@ -757,16 +752,13 @@ impl<B: BitSet> Worker<B> {
                 if self.order.is_empty() {
                     return;
                 }
-                let last = (self.order.len().max(2) - 1) as f32;
-                let prior = cfg.prior as f32;
                 for (rank, &cell) in self.order.iter().enumerate() {
                     self.rank[B::bit_of(cell)] = rank as u16 + 1;
                 }
                 for c in children {
                     let rank = self.rank[c.bit()];
                     if rank > 0 {
-                        let rate = 0.75 - 0.5 * f32::from(rank - 1) / last;
-                        c.add_prior((prior, prior * rate));
+                        c.add_prior(prior(cfg, usize::from(rank - 1), self.order.len()));
                     }
                 }
                 for &cell in &self.order {
@@ -861,4 +853,13 @@ impl<B: BitSet> Worker<B> {
             }
         }
     }
+}
+
+/// The prior of the move ranked `rank` (from 0) among `count` by the circuit and H-score
+/// order: `cfg.prior` virtual AMAF playouts whose win rate falls from 0.75 for the best move
+/// to 0.25 for the worst.
+fn prior(cfg: &Config, rank: usize, count: usize) -> (f32, f32) {
+    let last = (count.max(2) - 1) as f32;
+    let n = cfg.prior as f32;
+    (n, n * (0.75 - 0.5 * rank as f32 / last))
 }
