@@ -6,8 +6,11 @@
 //! checked against testdata/opening-maps.txt: a wrong value stops the run. Results are
 //! appended to a JSON-lines file as each opening ends; a rerun skips the decided openings and
 //! those that ran out of time within a limit at least as long, so a long map survives
-//! interruption and a rerun with a longer limit retries only what is left. The table (TSV) is
-//! written afresh from the results file after every opening: each decided opening with its
+//! interruption and a rerun with a longer limit retries only what is left. The decided openings
+//! already in the table (TSV) count as results too, so a run on a fresh checkout (or with an
+//! older results file) solves only what the table lacks and never drops a row; `--fresh`
+//! solves everything asked for again. The table is written afresh from the results after every
+//! opening: each decided opening with its
 //! winner, the loser-refuting reply when White wins (the solver's move), and the time and
 //! nodes of its solve. A picture of the map (SVG: each opening marked by its winner) is
 //! written beside it, in docs/pictures.
@@ -54,6 +57,10 @@ pub struct Args {
     /// The map's picture (SVG) written from the results; default docs/pictures/openings-NxN.svg.
     #[arg(long)]
     svg: Option<PathBuf>,
+    /// Solve every opening asked for again, ignoring the table's and the results file's
+    /// earlier results (new results are still appended to the results file).
+    #[arg(long)]
+    fresh: bool,
 }
 
 /// One opening's solve, as the results file keeps it.
@@ -88,6 +95,55 @@ fn load(path: &Path) -> anyhow::Result<HashMap<String, Record>> {
                 out.insert(r.opening.clone(), r);
             }
         }
+    }
+    Ok(out)
+}
+
+/// The decided openings of an earlier table, each checked against testdata/opening-maps.txt.
+/// Only the rows of the openings solved as themselves count (a rotation's row repeats them).
+fn load_table(
+    path: &Path,
+    n: usize,
+    cases: &[crate::regress::Case],
+) -> anyhow::Result<HashMap<String, Record>> {
+    let mut out = HashMap::new();
+    if !path.exists() {
+        return Ok(out);
+    }
+    let text =
+        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    for (i, line) in text.lines().enumerate() {
+        if line.starts_with('#') || line.starts_with("opening\t") || line.trim().is_empty() {
+            continue;
+        }
+        let bad = || anyhow::anyhow!("{}:{}: bad row {line:?}", path.display(), i + 1);
+        let f: Vec<&str> = line.split('\t').collect();
+        let [opening, winner, reply, seconds, nodes, threads, solved_as] = f[..] else {
+            return Err(bad());
+        };
+        if opening != solved_as {
+            continue;
+        }
+        let case = cases.iter().find(|c| c.label == opening).ok_or_else(bad)?;
+        if winner != color_name(case.winner) {
+            bail!(
+                "WRONG: {}:{}: opening {opening} says {winner}, opening-maps.txt says {}",
+                path.display(),
+                i + 1,
+                color_name(case.winner)
+            );
+        }
+        let rec = Record {
+            size: n,
+            opening: opening.to_string(),
+            winner: Some(winner.to_string()),
+            reply: (reply != "-").then(|| reply.to_string()),
+            seconds: seconds.parse().map_err(|_| bad())?,
+            nodes: nodes.parse().map_err(|_| bad())?,
+            threads: threads.parse().map_err(|_| bad())?,
+            time_limit: seconds.parse().map_err(|_| bad())?,
+        };
+        out.insert(rec.opening.clone(), rec);
     }
     Ok(out)
 }
@@ -154,7 +210,16 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     if let Some(dir) = out.parent() {
         std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
     }
-    let mut done = load(&out)?;
+    let mut done = HashMap::new();
+    if !args.fresh {
+        done = load_table(&tsv, n, &cases)?;
+        for (label, r) in load(&out)? {
+            let keep = done.get(&label).map_or(true, |old| better(&r, old));
+            if keep {
+                done.insert(label, r);
+            }
+        }
+    }
     let limit = args.time_limit.as_secs_f64();
     let mut cfg = SolverConfig {
         threads: usize::from(args.threads),
@@ -298,4 +363,36 @@ fn write_svg(
     }
     std::fs::write(path, picture.to_string())
         .with_context(|| format!("cannot write {}", path.display()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_committed_tables_load_and_agree_with_the_maps() {
+        for (n, decided) in [(7, 25), (8, 11)] {
+            let cases = openings(n).expect("openings");
+            let path = crate::regress::testdata(&format!("openings-{n}x{n}.tsv"));
+            let table = load_table(&path, n, &cases).expect("the committed table");
+            assert!(table.len() >= decided, "{n}x{n}: {} rows", table.len());
+        }
+    }
+
+    #[test]
+    fn a_table_row_against_the_map_is_refused() {
+        let cases = openings(7).expect("openings");
+        let dir = std::env::temp_dir().join(format!("nash-openings-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("temp dir");
+        let path = dir.join("wrong.tsv");
+        // a1 loses for Black on 7x7.
+        std::fs::write(&path, "opening\twinner\treply\tseconds\tnodes\tthreads\tsolved_as\na1\tblack\t-\t1.0\t10\t2\ta1\n")
+            .expect("write");
+        let err = load_table(&path, 7, &cases).expect_err("a wrong value");
+        assert!(err.to_string().contains("WRONG"), "{err}");
+        std::fs::write(&path, "a1\twhite\n").expect("write");
+        let err = load_table(&path, 7, &cases).expect_err("a short row");
+        assert!(err.to_string().contains("bad row"), "{err}");
+        std::fs::remove_dir_all(&dir).ok();
+    }
 }
