@@ -47,7 +47,9 @@ pub(crate) struct Node<B> {
     pub(crate) moves: B,
     /// Empty cells the pruning of moves depended on; part of any loss carrier of this node.
     pub(crate) support: B,
-    /// Undo steps the analysis pushed on the position (fill-in); the caller undoes them.
+    /// Undo steps the analysis pushed on the position (fill-in); the caller undoes them. One
+    /// step per colour with stones in `filled`, always: a cached analysis replays the fill so,
+    /// and the caller undoes this many (so a later fill must redo the others, not add a step).
     pub(crate) fills: u8,
     /// Stones the analysis placed, per colour, so the caller can update its key.
     pub(crate) filled: [B; 2],
@@ -200,6 +202,11 @@ impl<B: BitSet> Pipeline<B> {
             return node;
         }
         let node = self.analyse_uncached(pos, depth, stats);
+        debug_assert_eq!(
+            usize::from(node.fills),
+            node.filled.iter().filter(|f| !f.is_empty()).count(),
+            "one fill step per colour"
+        );
         let slot = self.cache_slot(key);
         let mut scratch = std::mem::take(&mut self.scratch);
         scratch.clear();
