@@ -83,6 +83,12 @@ pub(crate) struct Config {
     pub(crate) solver: bool,
     /// Virtual AMAF playouts from the move order of the knowledge pipeline (0: none).
     pub(crate) prior: f64,
+    /// Progressive bias from the same order: `bias / r / sqrt(n + 1)` added to the value of
+    /// the move ranked `r` (from 1) with `n` playouts (0: none).
+    pub(crate) bias: f64,
+    /// Playouts start from the fill-in the knowledge found at the nodes on their path
+    /// (captured cells to their owner, dead cells to either side).
+    pub(crate) playfill: bool,
     /// Keep the subtree of the position reached from the previous move's tree.
     pub(crate) reuse: bool,
     /// Solve the position first when it has at most this many empty cells (0: never).
@@ -119,6 +125,8 @@ impl Config {
             vc: false,
             solver: true,
             prior: 0.0,
+            bias: 0.0,
+            playfill: false,
             reuse: false,
             solve: 0,
             defend: false,
@@ -175,6 +183,10 @@ impl Config {
         self.prior = s.get_checked("prior", self.prior, "virtual playouts from 0 to 1e6", |p| {
             (0.0..=1e6).contains(p)
         })?;
+        self.bias = s.get_checked("bias", self.bias, "a progressive bias from 0 to 100", |b| {
+            (0.0..=100.0).contains(b)
+        })?;
+        self.playfill = s.get("playfill", self.playfill, on_off)?;
         self.reuse = s.get("reuse", self.reuse, on_off)?;
         self.solve =
             s.get_checked("solve", self.solve, "a number of empty cells (0: off)", |n| *n <= 361)?;
@@ -198,7 +210,7 @@ impl Config {
     pub(crate) fn spec(&self) -> String {
         format!(
             "{}:c={},rave={},fpu={},playout={},playouts={},expand={},know={},fillin={},mustplay={},vc={},\
-             solver={},prior={},reuse={},solve={},defend={},threads={},parallel={},mem={},seed={},swap={}",
+             solver={},prior={},bias={},playfill={},reuse={},solve={},defend={},threads={},parallel={},mem={},seed={},swap={}",
             self.name,
             self.c,
             self.rave,
@@ -212,6 +224,8 @@ impl Config {
             self.vc,
             self.solver,
             self.prior,
+            self.bias,
+            self.playfill,
             self.reuse,
             self.solve,
             self.defend,
@@ -368,6 +382,8 @@ impl Mcts {
                     mustplay: false,
                     vc: false,
                     prior: 0.0,
+                    bias: 0.0,
+                    playfill: false,
                     reuse: false,
                     ..cfg.clone()
                 };

@@ -65,8 +65,8 @@ pub fn players() -> &'static [PlayerInfo] {
         PlayerInfo {
             name: "mcts",
             about: "UCT with random playouts (Horrell et al. s.2.3.3; settings: c, rave, fpu, \
-                    playout, playouts, expand, fillin, mustplay, vc, solver, prior, reuse, \
-                    solve, threads, mem, seed, swap)",
+                    playout, playouts, expand, know, fillin, mustplay, vc, solver, prior, bias, \
+                    playfill, reuse, solve, defend, threads, parallel, mem, seed, swap)",
         },
         PlayerInfo {
             name: "amaf",

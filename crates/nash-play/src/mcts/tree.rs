@@ -22,7 +22,7 @@ use std::sync::atomic::{AtomicU16, AtomicU32, AtomicU8, AtomicUsize, Ordering::*
 use std::sync::OnceLock;
 
 use nash_board::{BitSet, Cell, Color, Geometry, Position};
-use nash_search::{Analyser, Verdict};
+use nash_search::{Analyser, Analysis, Verdict};
 
 use super::playout::{Filled, Playouts, Rng};
 use super::{Config, Limits};
@@ -47,6 +47,9 @@ const KNOWN: u8 = 16;
 /// The knowledge of the parent pruned this move: it is never selected, and counts as lost for
 /// the parent's player when the other children are all lost (as a move left out would).
 const PRUNED: u8 = 32;
+/// The knowledge filled cells of the node's position: the thread that ran it keeps them in
+/// its fill table.
+const FILLED: u8 = 64;
 
 /// One node: the move that leads to it and its statistics, counted for the player who made
 /// that move.
@@ -67,6 +70,9 @@ pub(crate) struct Node {
     children: AtomicU16,
     /// The bit index of the move's cell.
     bit: AtomicU16,
+    /// The move's rank (from 1) in the knowledge's order of its parent's moves, 0 for none:
+    /// the progressive bias of the selection.
+    rank: AtomicU16,
     /// The proof and the expansion state.
     flags: AtomicU8,
 }
@@ -136,6 +142,14 @@ impl Node {
         self.flags.fetch_or(PRUNED, Relaxed);
     }
 
+    fn mark_filled(&self) {
+        self.flags.fetch_or(FILLED, Relaxed);
+    }
+
+    fn filled(&self) -> bool {
+        self.flags.load(Relaxed) & FILLED != 0
+    }
+
     fn pruned(&self) -> bool {
         self.flags.load(Relaxed) & PRUNED != 0
     }
@@ -184,6 +198,7 @@ impl Node {
 
     /// Makes this slot a fresh leaf for the move at `bit` with `amaf` virtual playouts.
     fn init(&self, bit: usize, amaf: (f32, f32)) {
+        self.rank.store(0, Relaxed);
         self.first.store(0, Relaxed);
         self.visits.store(0, Relaxed);
         self.wins.store(0, Relaxed);
@@ -204,6 +219,7 @@ impl Node {
         self.amaf_wins.store(other.amaf_wins.load(Relaxed), Relaxed);
         self.children.store(other.children.load(Relaxed), Relaxed);
         self.bit.store(other.bit.load(Relaxed), Relaxed);
+        self.rank.store(other.rank.load(Relaxed), Relaxed);
         let flags = other.flags.load(Relaxed);
         let claimed = if flags & EXPANDED != 0 { CLAIMED } else { 0 };
         self.flags.store(flags & !CLAIMED | claimed, Relaxed);
@@ -512,6 +528,10 @@ pub(crate) struct Worker<B: BitSet> {
     /// The rank of each cell (by bit) in `order`, for priors given to existing children.
     rank: Vec<u16>,
     shuffled: Vec<u16>,
+    /// The cells the knowledge filled (Black's, White's) at the positions it analysed, by
+    /// their hash, direct-mapped: with `playfill`, a playout starts from the fill of the nodes
+    /// on its path. A slot is the position's hash and the two fills.
+    fills: Vec<(u64, B, B)>,
     /// Playouts run in the current search.
     pub(crate) iterations: u64,
     /// The deepest node reached below the root.
@@ -529,6 +549,11 @@ impl<B: BitSet> Worker<B> {
             path: Vec::with_capacity(geom.cells().len() + 2),
             order: Vec::with_capacity(geom.cells().len()),
             rank: vec![0; B::CAPACITY],
+            fills: if cfg.playfill && cfg.knowledge().is_some() {
+                vec![(0, B::EMPTY, B::EMPTY); FILL_SLOTS]
+            } else {
+                Vec::new()
+            },
             shuffled: Vec::with_capacity(geom.cells().len()),
             iterations: 0,
             depth: 0,
@@ -572,8 +597,17 @@ impl<B: BitSet> Worker<B> {
         let root_to_move = pos.to_move();
         let mut node = 0usize;
         tree.root().visits.fetch_add(1, Relaxed);
+        let (mut fill_black, mut fill_white) = (B::EMPTY, B::EMPTY);
         let filled = loop {
             let n = tree.node(node);
+            if n.filled() && !self.fills.is_empty() {
+                let hash = pos.hash();
+                let (key, b, w) = self.fills[hash as usize & (FILL_SLOTS - 1)];
+                if key == hash {
+                    fill_black |= b;
+                    fill_white |= w;
+                }
+            }
             match n.proof() {
                 Proof::Win => {
                     break Filled { winner: pos.to_move(), black: B::EMPTY, white: B::EMPTY }
@@ -593,7 +627,13 @@ impl<B: BitSet> Worker<B> {
                 {
                     continue;
                 }
-                break self.playouts.run(pos.black(), pos.white(), pos.to_move(), &mut self.rng);
+                // The fill of the nodes above, on the cells still empty (a cell two fills
+                // claim goes to Black).
+                let (black, white) = (pos.black(), pos.white());
+                let empty = !(black | white);
+                let b = fill_black & empty;
+                let w = fill_white & empty & !b;
+                break self.playouts.run(black | b, white | w, pos.to_move(), &mut self.rng);
             }
             if cfg.know > 0
                 && self.analyser.is_some()
@@ -645,7 +685,7 @@ impl<B: BitSet> Worker<B> {
             _ => None,
         };
         if let Some(a) = analyser {
-            let an = a.analyse(pos, depth);
+            let an = analyse(a, pos, depth, n, &mut self.fills);
             match an.verdict() {
                 Verdict::Win { mv, .. } if depth > 0 || mv.is_some() => {
                     a.undo(pos, &an);
@@ -670,7 +710,7 @@ impl<B: BitSet> Worker<B> {
                 }
                 Verdict::Open if !an.moves().is_empty() => {
                     moves = an.moves();
-                    if cfg.prior > 0.0 {
+                    if cfg.prior > 0.0 || cfg.bias > 0.0 {
                         a.order(pos, moves, &mut self.order);
                     }
                     a.undo(pos, &an);
@@ -697,6 +737,7 @@ impl<B: BitSet> Worker<B> {
         } else {
             for (rank, (c, &cell)) in children.iter().zip(&self.order).enumerate() {
                 c.init(B::bit_of(cell), prior(cfg, rank, count));
+                c.rank.store(rank as u16 + 1, Relaxed);
             }
         }
         n.first.store(first as u32, Relaxed);
@@ -718,7 +759,7 @@ impl<B: BitSet> Worker<B> {
     ) {
         let n = tree.node(node);
         let Some(a) = self.analyser.as_mut() else { return };
-        let an = a.analyse(pos, depth);
+        let an = analyse(a, pos, depth, n, &mut self.fills);
         self.order.clear();
         let children = tree.slice(n.range());
         match an.verdict() {
@@ -740,7 +781,7 @@ impl<B: BitSet> Worker<B> {
             }
             Verdict::Open if !an.moves().is_empty() => {
                 let moves = an.moves();
-                if cfg.prior > 0.0 {
+                if cfg.prior > 0.0 || cfg.bias > 0.0 {
                     a.order(pos, moves, &mut self.order);
                 }
                 a.undo(pos, &an);
@@ -759,6 +800,7 @@ impl<B: BitSet> Worker<B> {
                     let rank = self.rank[c.bit()];
                     if rank > 0 {
                         c.add_prior(prior(cfg, usize::from(rank - 1), self.order.len()));
+                        c.rank.store(rank, Relaxed);
                     }
                 }
                 for &cell in &self.order {
@@ -804,6 +846,12 @@ impl<B: BitSet> Worker<B> {
                 f64::INFINITY
             } else {
                 f64::from(c.wins()) / visits + cfg.c * (log_n / visits).sqrt()
+            };
+            let value = match c.rank.load(Relaxed) {
+                r if r > 0 && cfg.bias > 0.0 => {
+                    value + cfg.bias / f64::from(r) / (visits + 1.0).sqrt()
+                }
+                _ => value,
             };
             if value > best_value {
                 (best, best_value) = (i, value);
@@ -855,10 +903,34 @@ impl<B: BitSet> Worker<B> {
     }
 }
 
+/// Slots of a worker's fill table.
+const FILL_SLOTS: usize = 1 << 15;
+
+/// Analyses `node`'s position `pos` and keeps what the analysis filled in `fills` (when the
+/// table is on), marking the node.
+fn analyse<B: BitSet>(
+    a: &mut Analyser<B>,
+    pos: &mut Position<B>,
+    depth: usize,
+    node: &Node,
+    fills: &mut [(u64, B, B)],
+) -> Analysis<B> {
+    let (black, white, hash) = (pos.black(), pos.white(), pos.hash());
+    let an = a.analyse(pos, depth);
+    if an.filled() && !fills.is_empty() {
+        fills[hash as usize & (FILL_SLOTS - 1)] = (hash, pos.black() - black, pos.white() - white);
+        node.mark_filled();
+    }
+    an
+}
+
 /// The prior of the move ranked `rank` (from 0) among `count` by the circuit and H-score
 /// order: `cfg.prior` virtual AMAF playouts whose win rate falls from 0.75 for the best move
 /// to 0.25 for the worst.
 fn prior(cfg: &Config, rank: usize, count: usize) -> (f32, f32) {
+    if cfg.prior == 0.0 {
+        return (0.0, 0.0);
+    }
     let last = (count.max(2) - 1) as f32;
     let n = cfg.prior as f32;
     (n, n * (0.75 - 0.5 * rank as f32 / last))

@@ -87,7 +87,13 @@ fn late_knowledge_proves_what_the_solver_proves() {
             nash_search::solve(p, &nash_search::SolverConfig::default()).outcome.wins()
         })
         .expect("5x5 solves");
-        for spec in ["best:know=5,playouts=3000", "best:know=20,expand=1,playouts=3000"] {
+        for spec in [
+            "best:know=5,playouts=3000",
+            "best:know=20,expand=1,playouts=3000",
+            // Playouts from the knowledge's fill and the progressive bias change what is
+            // searched, never what is proven.
+            "best:know=5,playouts=3000,playfill=true,bias=0.5",
+        ] {
             let c = build(spec).unwrap().choose(&pos, &MoveBudget::default());
             let v = c.value.unwrap();
             if v.abs() >= PROVEN {
@@ -122,7 +128,7 @@ fn specs_read_and_write_every_setting() {
     assert_eq!(
         p.spec(),
         "mcts:c=0.5,rave=0,fpu=1,playout=random,playouts=5000,expand=1,know=0,fillin=false,\
-         mustplay=false,vc=false,solver=true,prior=0,reuse=false,solve=0,defend=false,threads=2,parallel=root,mem=256,\
+         mustplay=false,vc=false,solver=true,prior=0,bias=0,playfill=false,reuse=false,solve=0,defend=false,threads=2,parallel=root,mem=256,\
          seed=1,swap=false"
     );
     let err = |s: &str| build(s).unwrap_err();
