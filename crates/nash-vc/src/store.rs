@@ -99,6 +99,9 @@ struct Work<B> {
     b: u16,
     carrier: B,
     key: u16,
+    /// Where the connection was written in its arena (`u32::MAX` if nowhere yet): while it is
+    /// still there, [`Store::run`] knows it live without scanning the pair's list.
+    at: u32,
 }
 
 /// Counters of one player's H-search, for benchmarks and experiments.
@@ -754,7 +757,13 @@ impl<B: BitSet> Store<B> {
                 let c = self.full_arena[r];
                 if moved || c.intersects(sb) {
                     if na != nb {
-                        let w = Work { a: na as u16, b: nb as u16, carrier: c - sb, key: NO_KEY };
+                        let w = Work {
+                            a: na as u16,
+                            b: nb as u16,
+                            carrier: c - sb,
+                            key: NO_KEY,
+                            at: u32::MAX,
+                        };
                         self.pending.push(w);
                     }
                 } else {
@@ -767,7 +776,8 @@ impl<B: BitSet> Store<B> {
                 if moved || c.intersects(sb) {
                     if na != nb {
                         let key = if sb.has_bit(k as usize) { NO_KEY } else { k };
-                        let w = Work { a: na as u16, b: nb as u16, carrier: c - sb, key };
+                        let carrier = c - sb;
+                        let w = Work { a: na as u16, b: nb as u16, carrier, key, at: u32::MAX };
                         self.pending.push(w);
                     }
                 } else {
@@ -881,7 +891,8 @@ impl<B: BitSet> Store<B> {
             self.adjacent[ia] |= B::from_bit(b);
             self.adjacent[ib] |= B::from_bit(a);
         }
-        self.queue.push(Work { a: a as u16, b: b as u16, carrier, key: NO_KEY });
+        let at = self.lists[p].fulls.off + self.lists[p].fulls.len - 1;
+        self.queue.push(Work { a: a as u16, b: b as u16, carrier, key: NO_KEY, at });
         self.stats.added += 1;
         if self.config.early_stop && self.is_edge_pair(a, b) {
             self.stopped = true;
@@ -937,7 +948,8 @@ impl<B: BitSet> Store<B> {
         self.touch(p);
         self.semi_nbrs[ia] |= B::from_bit(b);
         self.semi_nbrs[ib] |= B::from_bit(a);
-        self.queue.push(Work { a: a as u16, b: b as u16, carrier, key: key as u16 });
+        let at = self.lists[p].semis.off + self.lists[p].semis.len - 1;
+        self.queue.push(Work { a: a as u16, b: b as u16, carrier, key: key as u16, at });
         self.stats.added += 1;
         if self.config.early_stop && self.to_move && self.is_edge_pair(a, b) {
             self.stopped = true;

@@ -51,18 +51,28 @@ impl<B: BitSet> Store<B> {
             head += 1;
             let (a, b) = (w.a as usize, w.b as usize);
             let p = self.pair(a, b);
+            // Carriers in a list are distinct (an antichain), so one match decides; the place
+            // the connection was written is looked at first.
+            let at = w.at as usize;
             if w.key == NO_KEY {
-                if self.full_list(p).contains(&w.carrier) {
+                let span = self.lists[p].fulls;
+                let live = (span.range().contains(&at) && self.full_arena[at] == w.carrier)
+                    || self.full_list(p).contains(&w.carrier);
+                if live {
                     self.full_rules(a, b, w.carrier);
                 }
             } else {
-                // Carriers in a list are distinct (an antichain), so one match decides.
-                let semis = self.semis_at(p);
-                let live = semis
-                    .carriers
-                    .iter()
-                    .position(|&c| c == w.carrier)
-                    .is_some_and(|i| semis.keys[i] == w.key);
+                let span = self.lists[p].semis;
+                let live = if span.range().contains(&at) && self.semi_arena[at] == w.carrier {
+                    self.key_arena[at] == w.key
+                } else {
+                    let semis = self.semis_at(p);
+                    semis
+                        .carriers
+                        .iter()
+                        .position(|&c| c == w.carrier)
+                        .is_some_and(|i| semis.keys[i] == w.key)
+                };
                 if live {
                     self.semi_rules(a, b, w.carrier, w.key as usize);
                 }
