@@ -127,6 +127,7 @@ pub(crate) fn certificate_in<B: BitSet>(
     let step = SolverConfig { kind: SolverKind::Dfpn, threads: 1, ..cfg.solver.clone() };
     let setup = Setup::one(&step, pos.geometry());
     let mut b = Builder {
+        derive: derive::Deriver::new(),
         worker: Resolver::new(pos, &setup.ctx(table)),
         step,
         budget: cfg.solver.budget.clone(),
@@ -184,6 +185,8 @@ impl<B: BitSet> Plan<B> {
 }
 
 struct Builder<'t, B: BitSet> {
+    /// The H-search of `Vc` leaves, its lists kept from one position to the next.
+    derive: derive::Deriver<B>,
     worker: Resolver<'t, B>,
     step: SolverConfig,
     budget: crate::Budget,
@@ -283,7 +286,7 @@ impl<B: BitSet> Builder<'_, B> {
         let winner_moves = pos.to_move() == self.winner;
         let mut semis = Vec::new();
         if self.vc {
-            if let Some(d) = derive::edge_to_edge(pos, self.winner, winner_moves, &mut semis) {
+            if let Some(d) = self.derive.edge_to_edge(pos, self.winner, winner_moves, &mut semis) {
                 return Ok(Plan::Vc(d));
             }
         }
