@@ -4,7 +4,9 @@
 //! For a player P, contract each P group (with the P edges it touches) to one node and delete
 //! the opponent's stones and edges. An empty cell whose neighbours in that graph form a clique
 //! is in no minimal P winset: on any path through it, its predecessor and successor are
-//! adjacent, so it can be skipped. A cell that passes the test for both players is dead
+//! adjacent, so it can be skipped. The same holds when the cell touches exactly one P node and
+//! every other neighbour touches that node: a path's step u-cell-v becomes u-node-v, and the
+//! node's stones cost nothing. A cell that passes the test for both players is dead
 //! (002 §3.3, Definition 5; the dead-cell theory of Hayward et al. that 002 cites as [HR06]).
 //! Adding stones only removes minimal winsets, so a dead cell stays dead whatever is played.
 //!
@@ -137,6 +139,9 @@ pub(crate) fn clique<B: BitSet>(
     let nb = geom.neighbours_of_bit(j) - st.of(!color) - edge_bits::<B>(!color) - blocked;
     let mut empties = nb & st.empty;
     let owns = nb & labels.own;
+    // With one own node next to `j` that every other neighbour touches, a path through `j`
+    // can step through that node instead (its stones are free), so the empty neighbours need
+    // not touch each other: a step u-j-v becomes u-node-v.
     match extra {
         None => {
             if let Some(first) = owns.lowest_bit() {
@@ -144,9 +149,7 @@ pub(crate) fn clique<B: BitSet>(
                 if owns.without_lowest().bits().any(|b| labels.of(b) != l) {
                     return false;
                 }
-                if empties.bits().any(|u| !labels.any_labelled(geom.neighbours_of_bit(u), l)) {
-                    return false;
-                }
+                return empties.bits().all(|u| labels.any_labelled(geom.neighbours_of_bit(u), l));
             }
         }
         Some(k) => {
@@ -161,13 +164,12 @@ pub(crate) fn clique<B: BitSet>(
             if !owns.bits().all(in_k) {
                 return false;
             }
-            // Every other empty neighbour must touch the node of k.
+            // Every other empty neighbour must touch the node of k; then every neighbour
+            // does, and the node of k joins any two of them.
             let kcells = geom.neighbours_of_bit(k);
-            for u in (empties - kcells).bits() {
-                if !(geom.neighbours_of_bit(u) & labels.own).bits().any(in_k) {
-                    return false;
-                }
-            }
+            return (empties - kcells)
+                .bits()
+                .all(|u| (geom.neighbours_of_bit(u) & labels.own).bits().any(in_k));
         }
     }
     empties.bits().all(|u| (empties - B::from_bit(u)).is_subset(geom.neighbours_of_bit(u)))

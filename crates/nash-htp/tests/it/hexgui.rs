@@ -22,7 +22,7 @@ fn issue_24_fill_in_labels_carry_the_colour_in_the_second_letter() {
         (
             "compute-inferior black",
             "= a1 fb b1 fb c1 fb d1 fw e1 fb f1 fb a2 fb d2 iv[c3] f2 iv[f3] a3 fw b3 iv[c3] \
-             a4 fw a5 fw a6 iv[b5] b6 ii[b5] c6 ii[c5] d6 ii[d5] e6 ii[e5] f6 iv[f5]",
+             c3 ii[d3] a4 fw a5 fw a6 iv[b5] b6 ii[b5] c6 ii[c5] d6 ii[d5] e6 ii[e5] f6 iv[f5]",
         ),
         ("compute-fillin white", "= a1 fb b1 fb c1 fb d1 fb e1 fb f1 fb a2 fb a3 fb a4 fw a5 fw"),
         (
@@ -31,7 +31,7 @@ fn issue_24_fill_in_labels_carry_the_colour_in_the_second_letter() {
              c1 captured by black, filled black\nd1 dead, filled white\n\
              e1 captured by black, filled black\nf1 captured by black, filled black\n\
              a2 captured by black, filled black\nd2 vulnerable to c3\nf2 vulnerable to f3\n\
-             a3 dead, filled white\nb3 vulnerable to c3\na4 captured by white, filled white\n\
+             a3 dead, filled white\nb3 vulnerable to c3\nc3 dominated by d3\na4 captured by white, filled white\n\
              a5 captured by white, filled white\na6 vulnerable to b5\nb6 dominated by b5\n\
              c6 dominated by c5\nd6 dominated by d5\ne6 dominated by e5\nf6 vulnerable to f5",
         ),
