@@ -78,8 +78,8 @@ struct Record {
     time_limit: f64,
 }
 
-fn load(path: &Path) -> anyhow::Result<HashMap<String, Record>> {
-    let mut out = HashMap::new();
+/// The results file's records over `out` (earlier results), each opening's best kept.
+fn load(path: &Path, mut out: HashMap<String, Record>) -> anyhow::Result<HashMap<String, Record>> {
     if !path.exists() {
         return Ok(out);
     }
@@ -133,15 +133,16 @@ fn load_table(
                 color_name(case.winner)
             );
         }
+        let seconds = seconds.parse().map_err(|_| bad())?;
         let rec = Record {
             size: n,
             opening: opening.to_string(),
             winner: Some(winner.to_string()),
             reply: (reply != "-").then(|| reply.to_string()),
-            seconds: seconds.parse().map_err(|_| bad())?,
+            seconds,
             nodes: nodes.parse().map_err(|_| bad())?,
             threads: threads.parse().map_err(|_| bad())?,
-            time_limit: seconds.parse().map_err(|_| bad())?,
+            time_limit: seconds,
         };
         out.insert(rec.opening.clone(), rec);
     }
@@ -212,13 +213,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     }
     let mut done = HashMap::new();
     if !args.fresh {
-        done = load_table(&tsv, n, &cases)?;
-        for (label, r) in load(&out)? {
-            let keep = done.get(&label).map_or(true, |old| better(&r, old));
-            if keep {
-                done.insert(label, r);
-            }
-        }
+        done = load(&out, load_table(&tsv, n, &cases)?)?;
     }
     let limit = args.time_limit.as_secs_f64();
     let mut cfg = SolverConfig {
