@@ -6,8 +6,11 @@
 //! restricted to the solve's carrier: the loser is given every empty cell outside it, which
 //! the carrier's definition allows (a threat pattern, van Rijswijck 2002 s.2.3; the
 //! architecture's carrier invariant), and which the checker takes as a `Restrict` node. A
-//! position with few enough empty cells is left to the checker's exhaustive search; positions
-//! reached twice become one shared node. Nothing the solver says is trusted by the checker: a
+//! position with few enough empty cells is left to the checker's exhaustive search, and one
+//! where the winner has a virtual connection between their edges ends in a `Vc` node with its
+//! derivation: from nash-vc's H-search, which records how it makes each connection, or from
+//! the smaller one of [`derive`] where nash-vc's finds none. Positions reached twice become
+//! one shared node. Nothing the solver says is trusted by the checker: a
 //! wrong carrier or move makes a certificate that fails, and this builder reports it at once.
 
 use std::collections::HashMap;
@@ -15,7 +18,7 @@ use std::fmt;
 use std::time::Instant;
 
 use nash_board::{BitSet, Cell, Color, Position};
-use nash_proof::{At, Certificate, Node};
+use nash_proof::{At, Certificate, End, Node};
 
 use crate::config::{SolverConfig, SolverKind};
 use crate::dfpn::Resolver;
@@ -35,7 +38,8 @@ pub struct CertifyConfig {
     /// search (at most [`nash_proof::SEARCH_LIMIT`]; 0 writes every line out to a won board).
     pub search: usize,
     /// Close lines with virtual connections between the winner's edges, each with its
-    /// H-search derivation (a `Vc` node), where a small H-search finds one.
+    /// H-search derivation (a `Vc` node), where nash-vc's H-search (recording how it makes
+    /// each connection) or, failing that, a small H-search of this module finds one.
     pub vc: bool,
 }
 
@@ -126,8 +130,11 @@ pub(crate) fn certificate_in<B: BitSet>(
     let _span = tracing::debug_span!("certificate").entered();
     let step = SolverConfig { kind: SolverKind::Dfpn, threads: 1, ..cfg.solver.clone() };
     let setup = Setup::one(&step, pos.geometry());
+    let mut vcs = nash_vc::VcBuilder::<B>::default();
+    vcs.set_recording(true);
     let mut b = Builder {
         derive: derive::Deriver::new(),
+        vcs,
         worker: Resolver::new(pos, &setup.ctx(table)),
         step,
         budget: cfg.solver.budget.clone(),
@@ -159,6 +166,19 @@ pub(crate) fn certificate_in<B: BitSet>(
     })
 }
 
+/// The most semi connections between the winner's edges kept from one nash-vc search (the
+/// smallest), to answer the loser's moves outside their carriers.
+const SEMIS: usize = 8;
+
+/// A step of nash-vc's derivation as the certificate writes it.
+fn step(s: nash_vc::DerivationStep) -> nash_proof::Step {
+    match s {
+        nash_vc::DerivationStep::Touch(a, b) => nash_proof::Step::Touch(End(a), End(b)),
+        nash_vc::DerivationStep::And(i, j) => nash_proof::Step::And(i, j),
+        nash_vc::DerivationStep::Or(list) => nash_proof::Step::Or(list),
+    }
+}
+
 /// How a position's win is shown: the node to write and the empty cells it keeps.
 enum Plan<B> {
     /// The winner has connected.
@@ -187,6 +207,8 @@ impl<B: BitSet> Plan<B> {
 struct Builder<'t, B: BitSet> {
     /// The H-search of `Vc` leaves, its lists kept from one position to the next.
     derive: derive::Deriver<B>,
+    /// nash-vc's H-search, recording how it makes each connection: tried first.
+    vcs: nash_vc::VcBuilder<B>,
     worker: Resolver<'t, B>,
     step: SolverConfig,
     budget: crate::Budget,
@@ -286,6 +308,9 @@ impl<B: BitSet> Builder<'_, B> {
         let winner_moves = pos.to_move() == self.winner;
         let mut semis = Vec::new();
         if self.vc {
+            if let Some(d) = self.recorded(pos, winner_moves, &mut semis) {
+                return Ok(Plan::Vc(d));
+            }
             if let Some(d) = self.derive.edge_to_edge(pos, self.winner, winner_moves, &mut semis) {
                 return Ok(Plan::Vc(d));
             }
@@ -303,6 +328,32 @@ impl<B: BitSet> Builder<'_, B> {
             }
             _ => Err(self.inconsistent(format!("{} does not win", self.winner))),
         }
+    }
+
+    /// A connection between the winner's edges that nash-vc's H-search finds in `pos`, with
+    /// the derivation it recorded: full, or semi when the winner is to move; the one with the
+    /// smallest carrier among those it derives. Without one, the semi connections between the
+    /// edges are added to `semis`.
+    fn recorded(
+        &mut self,
+        pos: &Position<B>,
+        winner_moves: bool,
+        semis: &mut Vec<derive::Derived<B>>,
+    ) -> Option<derive::Derived<B>> {
+        self.vcs.build_side(None, pos, self.winner);
+        let [e1, e2] = self.winner.edges().map(Cell::edge);
+        let mut conns: Vec<_> = self.vcs.connections(self.winner, e1, e2).collect();
+        conns.sort_by_key(|c| c.carrier.len());
+        let full = |c: &nash_vc::Connection<B>| c.kind == nash_vc::ConnectionKind::Full;
+        let written = |c: &nash_vc::Connection<B>| {
+            let steps = self.vcs.derivation(c)?.into_iter().map(step).collect();
+            Some(derive::Derived { steps, carrier: c.carrier })
+        };
+        if let Some(d) = conns.iter().filter(|c| winner_moves || full(c)).find_map(written) {
+            return Some(d);
+        }
+        semis.extend(conns.iter().filter(|c| !full(c)).take(SEMIS).filter_map(written));
+        None
     }
 
     /// The node of a plan made for `pos`, and the cells it keeps.

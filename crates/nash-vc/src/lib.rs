@@ -26,11 +26,13 @@ mod area;
 mod config;
 mod hsearch;
 mod query;
+mod record;
 mod resistance;
 mod store;
 
 pub use config::{HSearchConfig, OrLimit, VariantError};
 pub use hsearch::VcBuilder;
 pub use query::{centre_weight, Connection, ConnectionKind, VcWin};
+pub use record::DerivationStep;
 pub use resistance::{Resistance, ResistanceConfig};
 pub use store::HSearchStats;

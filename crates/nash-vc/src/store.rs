@@ -10,6 +10,7 @@
 use nash_board::{BitSet, Cell, Color, Geometry};
 
 use crate::config::HSearchConfig;
+use crate::record::{Origin, Recorder};
 
 mod rules;
 
@@ -171,6 +172,8 @@ pub(crate) struct Store<B: BitSet> {
     pub stopped: bool,
     pub stats: HSearchStats,
     config: HSearchConfig,
+    /// How each connection was made, when recording (crate::record).
+    pub(crate) recorder: Option<Box<Recorder<B>>>,
 }
 
 /// The first block size of a list, and the cap it never needs to pass.
@@ -241,6 +244,7 @@ impl<B: BitSet> Store<B> {
             stopped: false,
             stats: HSearchStats::default(),
             config: HSearchConfig::default(),
+            recorder: None,
         }
     }
 
@@ -270,6 +274,9 @@ impl<B: BitSet> Store<B> {
         self.queue.clear();
         self.stopped = false;
         self.stats = HSearchStats::default();
+        if let Some(r) = self.recorder.as_deref_mut() {
+            r.start();
+        }
         let [e1, e2] = self.color.edges();
         self.edge_bits = [B::bit_of(Cell::edge(e1)), B::bit_of(Cell::edge(e2))];
     }
@@ -569,6 +576,7 @@ impl<B: BitSet> Store<B> {
         self.name_groups();
         let own_edges = B::from_bit(self.edge_bits[0]) | B::from_bit(self.edge_bits[1]);
         // Trivial full connections (empty carrier) between adjacent ends.
+        self.origin(Origin::Touch);
         for x in self.empty.bits() {
             let nb = geom.neighbours_of_bit(x);
             for y in (nb & self.empty).bits() {
@@ -593,6 +601,7 @@ impl<B: BitSet> Store<B> {
                 }
             }
         }
+        self.origin(Origin::Unknown);
         self.run();
     }
 
@@ -602,6 +611,7 @@ impl<B: BitSet> Store<B> {
     /// is the incremental update of Chen 2025 s.5.4.2 for the player who did not move, done in
     /// one pass while copying. The cost is proportional to the connections of `src`.
     pub fn derive_from(&mut self, src: &Store<B>, removed: B) {
+        self.invalidate_records();
         if self.shape != src.shape {
             self.id_of = src.id_of;
             self.shape = src.shape;
@@ -680,6 +690,7 @@ impl<B: BitSet> Store<B> {
     /// Incremental update after a stone of the opponent on `s` (Chen 2025 s.5.4.2, step 1a):
     /// every connection that ends at `s` or uses it is gone, and nothing new appears.
     pub fn opponent_stone(&mut self, s: usize) {
+        self.invalidate_records();
         self.empty = self.empty.without_bit(s);
         let sb = B::from_bit(s);
         for i in 0..self.touched.len() {
@@ -715,6 +726,7 @@ impl<B: BitSet> Store<B> {
     /// would change on the way is put back to the queue); a search that gets a move and the
     /// fill-in after it pays for one pass instead of one per stone.
     pub fn own_stones(&mut self, geom: &Geometry<B>, stones: B) {
+        self.invalidate_records();
         let sb = stones;
         self.empty -= sb;
         self.own |= sb;
@@ -875,6 +887,9 @@ impl<B: BitSet> Store<B> {
             }
         }
         self.push_full(p, carrier);
+        if let Some(r) = self.recorder.as_deref_mut() {
+            r.added(a, b, carrier, true);
+        }
         if self.config.optimization {
             self.lists[p].semis.len = 0;
         } else {
@@ -945,6 +960,9 @@ impl<B: BitSet> Store<B> {
             }
         }
         self.push_semi(p, carrier, key as u16);
+        if let Some(r) = self.recorder.as_deref_mut() {
+            r.added(a, b, carrier, false);
+        }
         self.touch(p);
         self.semi_nbrs[ia] |= B::from_bit(b);
         self.semi_nbrs[ib] |= B::from_bit(a);

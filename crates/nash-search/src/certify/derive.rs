@@ -1,5 +1,6 @@
 //! A small H-search that remembers how it derived each connection, for the `Vc` leaves of
-//! certificates (nash-vc's faster search keeps carriers, not derivations).
+//! certificates where nash-vc's recorded H-search (tried first) finds no connection between
+//! the winner's edges: its ends and lists differ, and it finds some that nash-vc misses.
 //!
 //! The ends are the winner's groups (each named by its edge, or else its first stone) and the
 //! empty cells. It starts from the ends that touch, applies the AND rule through every end and

@@ -8,6 +8,7 @@
 use nash_board::BitSet;
 
 use super::{BitExt, Store, NO_KEY};
+use crate::record::{Key, Origin};
 
 /// What an AND combination through a midpoint gives.
 #[derive(Clone, Copy, Debug)]
@@ -108,6 +109,10 @@ impl<B: BitSet> Store<B> {
                             continue;
                         }
                         let key = self.key_arena[i] as usize;
+                        if self.recorder.is_some() {
+                            let l = Key::new(o, m, carrier, true);
+                            self.origin(Origin::And(l, Key::new(m, z, other, false)));
+                        }
                         self.add_semi_at(q, o, z, io, iz, carrier | other, key);
                         if self.stopped {
                             return;
@@ -148,6 +153,12 @@ impl<B: BitSet> Store<B> {
                     if self.dominated(q, carrier, gives) {
                         break;
                     }
+                }
+                if self.recorder.is_some() {
+                    // The new connection is a semi here only when `gives` adds no midpoint.
+                    let full = !matches!(gives, AndGives::Semi { extra, .. } if extra.is_empty());
+                    let (l, r) = (Key::new(o, m, carrier, full), Key::new(m, z, other, true));
+                    self.origin(Origin::And(l, r));
                 }
                 match gives {
                     AndGives::Full => self.add_full_at(q, o, z, io, iz, carrier | other),
@@ -229,6 +240,12 @@ impl<B: BitSet> Store<B> {
         let (list, suffix) = (&self.or_buf[..], &self.or_suffix[..]);
         let left = or_search(list, suffix, 0, carrier, carrier, depth, budget, &mut self.or_out);
         self.stats.or_steps += budget - left;
+        if let Some(r) = self.recorder.as_deref_mut() {
+            r.or_members.clear();
+            r.or_members.extend_from_slice(&self.or_buf);
+            r.or_members.push(carrier);
+            r.origin = Origin::Or;
+        }
         for i in 0..self.or_out.len() {
             let u = self.or_out[i];
             self.add_full_at(p, a, b, ia, ib, u);
