@@ -5,11 +5,11 @@ use std::sync::OnceLock;
 
 use nash_board::{BitSet, Bitboard, Cell, Color, Position};
 use nash_patterns::oracle::{Oracle, State};
-use nash_proof::{check, At, Certificate, Node};
+use nash_proof::{check, At, Certificate, End, Node, Step};
 use nash_search::{certificate, CertifyConfig};
 use proptest::prelude::*;
 
-use crate::support::solved_up_to;
+use crate::support::{random_position, solved_up_to};
 
 fn certify(pos: &Position<Bitboard>, search: usize, vc: bool) -> Certificate {
     let cfg = CertifyConfig { search, vc, ..CertifyConfig::default() };
@@ -200,6 +200,53 @@ fn fixtures_are_valid() {
 
 proptest! {
     #![proptest_config(ProptestConfig { cases: 200, ..ProptestConfig::default() })]
+
+    /// Every connection between a player's edges that nash-vc's H-search finds with recording
+    /// on (full, or semi for the player to move) is written by its recorded derivation into a
+    /// `vc` certificate that the checker accepts; under the solver's setting and with edges
+    /// as midpoints.
+    #[test]
+    fn recorded_derivations_check(
+        n in 4usize..8,
+        cells in proptest::collection::vec(0usize..64, 4..20),
+        border in any::<bool>(),
+    ) {
+        let pos = random_position(n, &cells);
+        prop_assume!(pos.winner().is_none());
+        let config =
+            nash_vc::HSearchConfig { border_midpoint: border, ..nash_vc::HSearchConfig::default() };
+        let mut vc = nash_vc::VcBuilder::new(config);
+        vc.set_recording(true);
+        vc.build(&pos);
+        for color in Color::ALL {
+            let [e1, e2] = color.edges().map(Cell::edge);
+            for c in vc.connections(color, e1, e2) {
+                let full = c.kind == nash_vc::ConnectionKind::Full;
+                let steps = vc.derivation(&c);
+                prop_assert!(steps.is_some(), "{c}: no derivation");
+                let steps = steps.into_iter().flatten().map(|s| match s {
+                    nash_vc::DerivationStep::Touch(a, b) => Step::Touch(End(a), End(b)),
+                    nash_vc::DerivationStep::And(i, j) => Step::And(i, j),
+                    nash_vc::DerivationStep::Or(list) => Step::Or(list),
+                });
+                if !full && pos.to_move() != color {
+                    continue;
+                }
+                let stones = |c: Color| pos.stones(c).iter().map(At).collect();
+                let cert = Certificate {
+                    cols: n as u8,
+                    rows: n as u8,
+                    black: stones(Color::Black),
+                    white: stones(Color::White),
+                    to_move: pos.to_move().into(),
+                    winner: color.into(),
+                    nodes: vec![Node::Vc { steps: steps.collect() }],
+                };
+                let checked = check(&cert);
+                prop_assert!(checked.is_ok(), "{c}: {}", checked.unwrap_err());
+            }
+        }
+    }
 
     /// A corrupted certificate whose claim is false somewhere is refused.
     #[test]
