@@ -43,6 +43,25 @@
 //!   question is "which moves win".
 //! - A position that is already won is left alone ([`Analysis::winner`] is set, nothing is
 //!   filled or pruned, `candidates` is empty).
+//!
+//! Proof carriers (a solver's set of empty cells outside which the loser may hold every cell and
+//! still lose):
+//!
+//! - A proof for W of the filled position S' with carrier C is a proof of S with carrier C
+//!   plus W's captured cells plus [`Analysis::needs`] of W. Let the loser L hold every other
+//!   empty cell of S and replay the fill one step at a time on that board. A step that adds L
+//!   stones can only help L, so it may be taken without a proof. A dead cell stays dead when
+//!   stones of either colour are added anywhere (a cell in a minimal winset of the larger
+//!   position was in one of the smaller), so W's dead fills stay sound even where L's stones
+//!   already sit (they may be recoloured). W's pair captures rest on deadness too (the
+//!   intruder's stone is dead once W answers), so they stay. A W capture found by a pattern
+//!   stays only if its diagram still matches: its stones were there before the step and stay,
+//!   its targets are W's captured cells and its `.` cells are in `needs`, so none of them holds
+//!   an L stone. Patterns verified by brute force make no claim once a `.` cell is filled.
+//! - A loss of the player to move proven by searching only the candidates holds with the
+//!   pruned cells, their dominators and [`Analysis::prune_needs`] in its carrier (a domination
+//!   pattern is again only as good as its match), plus the opponent's captured cells and
+//!   `needs` (a move into the opponent's capture loses only while the capture stands).
 
 use std::any::{Any, TypeId};
 use std::sync::{Mutex, OnceLock};
@@ -151,6 +170,13 @@ pub struct Analysis<B: BitSet> {
     pub captured: [B; 2],
     /// Everything filled, per colour (`[black, white]`): dead and captured cells.
     pub fill: [B; 2],
+    /// Per colour (`[black, white]`): the cells that pattern fills of that colour needed
+    /// empty besides their targets (the `.` of the diagrams), all empty in the analysed
+    /// position. A proof won by that colour after the fill must keep them in its carrier
+    /// (with its captured cells): the loser's stones there could undo the fill. The rules that
+    /// are not patterns need nothing here: what they rely on is deadness, which stones added
+    /// anywhere keep (docs/patterns.md).
+    pub needs: [B; 2],
     /// Moves of the player to move pruned as dominated (see [`Analysis::dominator`]).
     pub dominated: B,
     /// Moves of the player to move pruned as vulnerable (see [`Analysis::dominator`] for
@@ -158,6 +184,10 @@ pub struct Analysis<B: BitSet> {
     pub vulnerable: B,
     /// The moves left to search: empty cells after fill-in that were not pruned.
     pub candidates: B,
+    /// The cells that the domination patterns which pruned a move needed empty besides their
+    /// targets and dominator: a loss proven by searching only the candidates must keep them
+    /// in its carrier, like the pruned cells and their dominators.
+    pub prune_needs: B,
     /// The winner once the fill is placed, if the position is decided.
     pub winner: Option<Color>,
     /// Fill-in passes run.
@@ -173,9 +203,11 @@ impl<B: BitSet> Analysis<B> {
             dead: B::EMPTY,
             captured: [B::EMPTY; 2],
             fill: [B::EMPTY; 2],
+            needs: [B::EMPTY; 2],
             dominated: B::EMPTY,
             vulnerable: B::EMPTY,
             candidates: B::EMPTY,
+            prune_needs: B::EMPTY,
             winner: None,
             passes: 0,
             reason: B::ZERO_TABLE,
@@ -413,8 +445,11 @@ impl<B: BitSet> Ice<B> {
                     self.compiled.dead.candidates(j, code, |e| {
                         if e.matches(st.black, st.white, st.empty) {
                             let new = e.targets - dead;
-                            a.set_reason(new, e.rule);
-                            dead |= new;
+                            if !new.is_empty() {
+                                a.set_reason(new, e.rule);
+                                a.needs[dead_color.index()] |= e.empty - e.targets;
+                                dead |= new;
+                            }
                         }
                     });
                 }
@@ -435,6 +470,7 @@ impl<B: BitSet> Ice<B> {
                             if e.matches(st.black, st.white, st.empty) {
                                 st.fill(c, e.targets);
                                 a.captured[c.index()] |= e.targets;
+                                a.needs[c.index()] |= e.empty - e.targets;
                                 a.fill[c.index()] |= e.targets;
                                 a.set_reason(e.targets, e.rule);
                                 filled = true;
@@ -572,6 +608,9 @@ impl<B: BitSet> Ice<B> {
                         return;
                     }
                     let Some(k) = e.dominator.lowest_bit() else { return };
+                    if !(e.targets - pruned).is_empty() {
+                        a.prune_needs |= e.empty - e.targets - e.dominator;
+                    }
                     for b in (e.targets - pruned).bits() {
                         pruned |= B::from_bit(b);
                         a.dominated |= B::from_bit(b);

@@ -88,8 +88,9 @@ impl<B: BitSet> Analysis<B> {
         self.node.support
     }
 
-    /// The filled cells a proof for `winner` found after the fill depends on (the cells
-    /// `winner` captured): add them to that proof's carrier.
+    /// The cells a proof for `winner` found after the fill depends on (the cells `winner`
+    /// captured and the empty cells its capture patterns needed): add them to that proof's
+    /// carrier.
     pub fn fill_carrier(&self, winner: Color) -> B {
         self.node.fill_carrier(winner)
     }

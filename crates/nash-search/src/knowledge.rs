@@ -57,6 +57,9 @@ pub(crate) struct Node<B> {
     /// position holds for this one once the winner's captured cells join its carrier; see
     /// [`Node::fill_carrier`].
     pub(crate) captured: [B; 2],
+    /// Per colour, the empty cells that its pattern fills needed empty besides their targets
+    /// ([`nash_patterns::Analysis::needs`]); part of [`Node::fill_carrier`].
+    pub(crate) needs: [B; 2],
 }
 
 impl<B: BitSet> Node<B> {
@@ -66,12 +69,13 @@ impl<B: BitSet> Node<B> {
         Color::ALL.iter().fold(0, |h, &c| h ^ geom.stones_hash(c, self.filled[c.index()]))
     }
 
-    /// The filled cells a proof for `winner` found after the fill depends on: the cells
-    /// `winner` captured. Dead cells keep their value whoever owns them, and the loser's
-    /// captured cells were filled with the loser's stones, so the loser owning both (and every
-    /// other cell outside the carrier) leaves the fill sound and the proof standing.
+    /// The cells of this position a proof for `winner` found after the fill depends on: the
+    /// cells `winner` captured and the empty cells its capture patterns needed. Dead cells
+    /// stay dead whatever is added, and the loser's fills only add the loser's stones, so the
+    /// loser owning every other cell leaves `winner`'s fill sound and the proof standing (the
+    /// argument is on [`nash_patterns::ice`]).
     pub(crate) fn fill_carrier(&self, winner: Color) -> B {
-        self.captured[winner.index()]
+        self.captured[winner.index()] | self.needs[winner.index()]
     }
 
     /// A decided verdict for `me`, the player to move, as a proof of the position before the
@@ -244,6 +248,7 @@ impl<B: BitSet> Pipeline<B> {
             fills: 0,
             filled: [B::EMPTY; 2],
             captured: [B::EMPTY; 2],
+            needs: [B::EMPTY; 2],
         };
         let cfg = &self.cfg;
         if !(cfg.threats || cfg.fill_in || cfg.vc || cfg.mustplay || !self.vc.is_empty()) {
@@ -280,10 +285,10 @@ impl<B: BitSet> Pipeline<B> {
             return node;
         }
 
-        // Fill-in and inferior cells (Chen 2025 s.3.3, s.5.3). Captured and dead cells stay so
-        // when stones are added elsewhere, so a proof of the filled position with carrier C is
-        // a proof of this one with carrier C plus the winner's captured cells
-        // ([`Node::fill_carrier`]).
+        // Fill-in and inferior cells (Chen 2025 s.3.3, s.5.3). Dead cells stay so when stones
+        // are added elsewhere, and so do captures while the cells their patterns need stay
+        // empty, so a proof of the filled position with carrier C is a proof of this one with
+        // carrier C plus the winner's captured cells and those cells ([`Node::fill_carrier`]).
         let mut pruned = B::EMPTY;
         let mut analysis = None;
         if let Some(ice) = &self.ice {
@@ -291,7 +296,7 @@ impl<B: BitSet> Pipeline<B> {
             if let Some(w) = a.winner {
                 if !root || w != me {
                     stats.knowledge_decided += 1;
-                    let carrier = a.captured[w.index()];
+                    let carrier = a.captured[w.index()] | a.needs[w.index()];
                     node.verdict = if w == me {
                         Verdict::Win { mv: None, carrier }
                     } else {
@@ -304,18 +309,24 @@ impl<B: BitSet> Pipeline<B> {
                     node.fills = a.apply_fill(pos) as u8;
                     node.filled = a.fill;
                     node.captured = a.captured;
+                    node.needs = a.needs;
                 }
                 node.moves = a.candidates;
                 pruned = a.pruned();
-                // A loss must cover the moves not searched: the cells the opponent captured,
-                // pruned cells and the cells they were pruned in favour of.
+                // A loss must cover the moves not searched: the cells the opponent captured and
+                // the empty cells its capture patterns needed, pruned cells, the cells they were
+                // pruned in favour of and the empty cells the domination patterns needed.
                 let mut dominators = B::EMPTY;
                 for c in pruned {
                     if let Some(d) = a.dominator(c) {
                         dominators.insert(d);
                     }
                 }
-                node.support |= a.captured[(!me).index()] | pruned | dominators;
+                node.support |= a.captured[(!me).index()]
+                    | a.needs[(!me).index()]
+                    | a.prune_needs
+                    | pruned
+                    | dominators;
                 analysis = Some(a);
             }
         }
@@ -592,6 +603,7 @@ impl<B: BitSet> Default for Cached<B> {
                 fills: 0,
                 filled: [B::EMPTY; 2],
                 captured: [B::EMPTY; 2],
+                needs: [B::EMPTY; 2],
             },
             len: 0,
             order: [0; ORDER_MAX],

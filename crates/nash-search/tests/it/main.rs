@@ -4,6 +4,7 @@ mod budget;
 mod canonical;
 mod certify;
 mod decompose;
+mod fill_carriers;
 mod ground_truth;
 mod persistent;
 mod progress;
