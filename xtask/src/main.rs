@@ -10,6 +10,7 @@ mod experiment;
 mod hexgui;
 mod htp;
 mod openings;
+mod patterns;
 mod proofs;
 mod regress;
 mod regress_tst;
@@ -43,6 +44,9 @@ enum Task {
     Openings(openings::Args),
     /// Reproduce the seed papers' tables with Nash's code.
     Experiment(experiment::Args),
+    /// Learn the Monte Carlo players' local-pattern weights from positions the solver decides
+    /// (writes crates/nash-play/src/patterns.txt).
+    Patterns(patterns::Args),
     /// Play HTP engines against each other: Nash's players, MoHex, Wolve, any HTP engine.
     Tournament(tournament::Args),
     /// A HexGui session with `nash htp` attached on a virtual display, driven by xdotool,
@@ -96,6 +100,7 @@ fn main() -> anyhow::Result<()> {
         Task::VerifyPatterns(a) => verify_patterns::run(a),
         Task::Experiment(a) => experiment::run(a),
         Task::Openings(a) => openings::run(a),
+        Task::Patterns(a) => patterns::run(a),
         Task::Proofs(a) => proofs::run(a),
         Task::Tournament(a) => tournament::run(a),
         Task::Hexgui(a) => hexgui::run(a),

@@ -16,6 +16,7 @@ mod beam;
 pub mod eval;
 mod greedy;
 mod mcts;
+pub mod patterns;
 mod per_board;
 mod player;
 mod random;

@@ -83,6 +83,10 @@ pub(crate) struct Config {
     pub(crate) solver: bool,
     /// Virtual AMAF playouts from the move order of the knowledge pipeline (0: none).
     pub(crate) prior: f64,
+    /// Where the order of the priors and the bias comes from: the knowledge's circuit order,
+    /// or the learned local patterns (`crate::patterns`), which also order the children of a
+    /// node whose knowledge is deferred.
+    pub(crate) order: Order,
     /// Progressive bias from the same order: `bias / r / sqrt(n + 1)` added to the value of
     /// the move ranked `r` (from 1) with `n` playouts (0: none).
     pub(crate) bias: f64,
@@ -125,6 +129,7 @@ impl Config {
             vc: false,
             solver: true,
             prior: 0.0,
+            order: Order::Circuit,
             bias: 0.0,
             playfill: false,
             reuse: false,
@@ -183,6 +188,7 @@ impl Config {
         self.prior = s.get_checked("prior", self.prior, "virtual playouts from 0 to 1e6", |p| {
             (0.0..=1e6).contains(p)
         })?;
+        self.order = s.get("order", self.order, "circuit or patterns")?;
         self.bias = s.get_checked("bias", self.bias, "a progressive bias from 0 to 100", |b| {
             (0.0..=100.0).contains(b)
         })?;
@@ -210,7 +216,7 @@ impl Config {
     pub(crate) fn spec(&self) -> String {
         format!(
             "{}:c={},rave={},fpu={},playout={},playouts={},expand={},know={},fillin={},mustplay={},vc={},\
-             solver={},prior={},bias={},playfill={},reuse={},solve={},defend={},threads={},parallel={},mem={},seed={},swap={}",
+             solver={},prior={},order={},bias={},playfill={},reuse={},solve={},defend={},threads={},parallel={},mem={},seed={},swap={}",
             self.name,
             self.c,
             self.rave,
@@ -224,6 +230,7 @@ impl Config {
             self.vc,
             self.solver,
             self.prior,
+            self.order,
             self.bias,
             self.playfill,
             self.reuse,
@@ -240,6 +247,36 @@ impl Config {
     /// Whether the threads grow one tree together.
     pub(crate) fn shared_tree(&self) -> bool {
         self.parallel == Parallel::Tree && self.threads > 1
+    }
+}
+
+/// Where the order of a node's moves (for the priors and the progressive bias) comes from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Order {
+    /// The knowledge's circuit and H-score order (needs `mustplay` or `vc`).
+    Circuit,
+    /// The learned local-pattern weights, strongest first, at every expansion.
+    Patterns,
+}
+
+impl FromStr for Order {
+    type Err = ();
+
+    fn from_str(s: &str) -> Result<Order, ()> {
+        match s {
+            "circuit" => Ok(Order::Circuit),
+            "patterns" => Ok(Order::Patterns),
+            _ => Err(()),
+        }
+    }
+}
+
+impl std::fmt::Display for Order {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Order::Circuit => "circuit",
+            Order::Patterns => "patterns",
+        })
     }
 }
 

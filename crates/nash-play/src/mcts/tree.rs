@@ -25,7 +25,8 @@ use nash_board::{BitSet, Cell, Color, Geometry, Position};
 use nash_search::{Analyser, Analysis, Verdict};
 
 use super::playout::{Filled, Playouts, Rng};
-use super::{Config, Limits};
+use super::{Config, Limits, Order};
+use crate::patterns::{self, Matcher, Weights};
 
 /// What is proven about a node, for the player to move there.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -528,6 +529,10 @@ pub(crate) struct Worker<B: BitSet> {
     /// The rank of each cell (by bit) in `order`, for priors given to existing children.
     rank: Vec<u16>,
     shuffled: Vec<u16>,
+    /// The local-pattern matcher and weights, with `order=patterns`.
+    patterns: Option<(Matcher<B>, &'static Weights)>,
+    /// The pattern weight of each cell (by bit) at the node being ordered.
+    gammas: Vec<f32>,
     /// The cells the knowledge filled (Black's, White's) at the positions it analysed, by
     /// their hash, direct-mapped: with `playfill`, a playout starts from the fill of the nodes
     /// on its path. A slot is the position's hash and the two fills.
@@ -555,6 +560,9 @@ impl<B: BitSet> Worker<B> {
                 Vec::new()
             },
             shuffled: Vec::with_capacity(geom.cells().len()),
+            patterns: (cfg.order == Order::Patterns && (cfg.prior > 0.0 || cfg.bias > 0.0))
+                .then(|| (Matcher::new(geom), patterns::builtin())),
+            gammas: vec![0.0; B::CAPACITY],
             iterations: 0,
             depth: 0,
         }
@@ -710,7 +718,7 @@ impl<B: BitSet> Worker<B> {
                 }
                 Verdict::Open if !an.moves().is_empty() => {
                     moves = an.moves();
-                    if cfg.prior > 0.0 || cfg.bias > 0.0 {
+                    if self.patterns.is_none() && (cfg.prior > 0.0 || cfg.bias > 0.0) {
                         a.order(pos, moves, &mut self.order);
                     }
                     a.undo(pos, &an);
@@ -718,6 +726,9 @@ impl<B: BitSet> Worker<B> {
                 // A lost root, or a win without a move: every empty cell is searched.
                 _ => a.undo(pos, &an),
             }
+        }
+        if self.patterns.is_some() {
+            self.pattern_order(pos, moves);
         }
         let count = moves.len();
         let Some(first) = tree.alloc(count, node == 0) else { return false };
@@ -781,7 +792,8 @@ impl<B: BitSet> Worker<B> {
             }
             Verdict::Open if !an.moves().is_empty() => {
                 let moves = an.moves();
-                if cfg.prior > 0.0 || cfg.bias > 0.0 {
+                // The patterns ordered the children at their expansion already.
+                if self.patterns.is_none() && (cfg.prior > 0.0 || cfg.bias > 0.0) {
                     a.order(pos, moves, &mut self.order);
                 }
                 a.undo(pos, &an);
@@ -809,6 +821,21 @@ impl<B: BitSet> Worker<B> {
             }
             _ => a.undo(pos, &an),
         }
+    }
+
+    /// Writes `moves` into `self.order` by their local patterns' weights in `pos`, strongest
+    /// first (equals by cell).
+    fn pattern_order(&mut self, pos: &Position<B>, moves: B) {
+        let Some((matcher, weights)) = &self.patterns else { return };
+        self.order.clear();
+        self.order.extend(moves.iter());
+        for b in moves.bits() {
+            let (ring, full) = matcher.codes(pos, b);
+            self.gammas[b] = weights.gamma(ring, full);
+        }
+        let g = &self.gammas;
+        self.order
+            .sort_unstable_by(|&a, &b| g[B::bit_of(b)].total_cmp(&g[B::bit_of(a)]).then(a.cmp(&b)));
     }
 
     /// The child of `node` to descend into: UCT with RAVE, proven children decided.

@@ -3,6 +3,7 @@
 mod common;
 mod eval;
 mod mcts;
+mod patterns;
 mod players;
 mod registry;
 mod search;

@@ -93,6 +93,8 @@ fn late_knowledge_proves_what_the_solver_proves() {
             // Playouts from the knowledge's fill and the progressive bias change what is
             // searched, never what is proven.
             "best:know=5,playouts=3000,playfill=true,bias=0.5",
+            // So do the priors and the bias of the learned patterns.
+            "best:know=5,playouts=3000,order=patterns,bias=0.5",
         ] {
             let c = build(spec).unwrap().choose(&pos, &MoveBudget::default());
             let v = c.value.unwrap();
@@ -128,12 +130,13 @@ fn specs_read_and_write_every_setting() {
     assert_eq!(
         p.spec(),
         "mcts:c=0.5,rave=0,fpu=1,playout=random,playouts=5000,expand=1,know=0,fillin=false,\
-         mustplay=false,vc=false,solver=true,prior=0,bias=0,playfill=false,reuse=false,solve=0,defend=false,threads=2,parallel=root,mem=256,\
+         mustplay=false,vc=false,solver=true,prior=0,order=circuit,bias=0,playfill=false,reuse=false,solve=0,defend=false,threads=2,parallel=root,mem=256,\
          seed=1,swap=false"
     );
     let err = |s: &str| build(s).unwrap_err();
     assert!(matches!(err("amaf:playout=smart"), SpecError::BadValue { .. }));
     assert!(matches!(err("mcts:threads=0"), SpecError::BadValue { .. }));
+    assert!(matches!(err("best:order=magic"), SpecError::BadValue { .. }));
     assert!(matches!(err("best:depth=3"), SpecError::UnknownSetting { .. }));
 }
 
