@@ -214,6 +214,9 @@ fn ring_table(w: &Weights) -> Vec<(u32, f32)> {
     (0..RING_CODES as u32).map(|c| (c, w.gamma(c, u32::MAX))).collect()
 }
 
+/// A move's features: its inner ring, and its whole pattern when that has a weight.
+type Features = (usize, Option<usize>);
+
 /// Fits the strengths by minorisation-maximisation: each winning move of a sample is a win of
 /// its pattern over all the sample's moves.
 fn fit(train: &[&Sample], min_count: u32, rounds: usize) -> Weights {
@@ -230,7 +233,7 @@ fn fit(train: &[&Sample], min_count: u32, rounds: usize) -> Weights {
     fulls.sort_unstable();
     let full_index: HashMap<u32, usize> = fulls.iter().enumerate().map(|(i, &f)| (f, i)).collect();
     // The samples as feature indices: ring, whole pattern (or none).
-    let data: Vec<(Vec<(usize, Option<usize>)>, &Vec<bool>)> = train
+    let data: Vec<(Vec<Features>, &Vec<bool>)> = train
         .iter()
         .map(|s| {
             let m = s.moves.iter().map(|&(r, f)| (r as usize, full_index.get(&f).copied()));
@@ -258,7 +261,7 @@ fn fit(train: &[&Sample], min_count: u32, rounds: usize) -> Weights {
             let mut denom = vec![0.0f64; if group == 0 { RING_CODES } else { fulls.len() }];
             for (moves, winning) in &data {
                 let n_wins = winning.iter().filter(|&&w| w).count() as f64;
-                let gamma = |&(r, f): &(usize, Option<usize>)| ring[r] * f.map_or(1.0, |f| full[f]);
+                let gamma = |&(r, f): &Features| ring[r] * f.map_or(1.0, |f| full[f]);
                 let total: f64 = moves.iter().map(gamma).sum();
                 for m in moves {
                     let mate = if group == 0 { m.1.map_or(1.0, |f| full[f]) } else { ring[m.0] };
