@@ -197,6 +197,15 @@ pub struct Analysis<B: BitSet> {
 }
 
 impl<B: BitSet> Analysis<B> {
+    /// The cells of the analysed position that a proof for `winner` found after the fill
+    /// depends on: its captured cells and the empty cells its pattern fills needed (see the
+    /// carrier notes atop this module).
+    pub fn fill_carrier(&self, winner: Color) -> B {
+        self.captured[winner.index()] | self.needs[winner.index()]
+    }
+}
+
+impl<B: BitSet> Analysis<B> {
     fn empty(to_move: Color) -> Analysis<B> {
         Analysis {
             to_move,

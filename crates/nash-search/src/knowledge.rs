@@ -296,7 +296,7 @@ impl<B: BitSet> Pipeline<B> {
             if let Some(w) = a.winner {
                 if !root || w != me {
                     stats.knowledge_decided += 1;
-                    let carrier = a.captured[w.index()] | a.needs[w.index()];
+                    let carrier = a.fill_carrier(w);
                     node.verdict = if w == me {
                         Verdict::Win { mv: None, carrier }
                     } else {
@@ -322,11 +322,7 @@ impl<B: BitSet> Pipeline<B> {
                         dominators.insert(d);
                     }
                 }
-                node.support |= a.captured[(!me).index()]
-                    | a.needs[(!me).index()]
-                    | a.prune_needs
-                    | pruned
-                    | dominators;
+                node.support |= a.fill_carrier(!me) | a.prune_needs | pruned | dominators;
                 analysis = Some(a);
             }
         }
