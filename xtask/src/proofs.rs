@@ -20,7 +20,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context};
 use nash_board::{BitSet, Bitboard, Cell, Color, Position, Symmetry};
-use nash_search::{certificate, CertifyConfig, CertifyError, SolverConfig, DEFAULT_SEARCH};
+use nash_search::{certificate_to, CertifyConfig, CertifyError, SolverConfig, DEFAULT_SEARCH};
 use serde::{Deserialize, Serialize};
 
 use crate::regress::{openings, solved, Case};
@@ -82,6 +82,13 @@ struct Row {
     check_cpu: Option<Duration>,
 }
 
+/// Where a certificate's nodes are spooled while it is built: a file, or memory.
+#[derive(Clone, Copy)]
+enum SpoolTo<'a> {
+    File(&'a std::path::Path),
+    Memory,
+}
+
 /// One position's certificate as `measure`'s results file keeps it.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 struct Record {
@@ -103,6 +110,10 @@ struct Record {
     /// The seconds of CPU time allowed.
     #[serde(default)]
     cpu_limit: Option<f64>,
+    /// The process's peak resident memory in MiB when the position ended (Linux; the peak of
+    /// the whole run so far, so a position's own only in a run of one).
+    #[serde(default)]
+    peak_rss_mib: Option<f64>,
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
@@ -122,7 +133,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let mut failures = 0;
     for case in &cases {
         let label = format!("{}x{} {}", case.pos.cols(), case.pos.rows(), case.label);
-        match one(case, &cfg) {
+        match one(case, &cfg, SpoolTo::Memory) {
             Ok(r) => {
                 println!(
                     "{:<10} {:<6} {:>9} {:>11} {:>11} {:>9.3} {:>9.3}",
@@ -220,6 +231,7 @@ fn measure(args: &Args) -> anyhow::Result<()> {
     let limit = args.time_limit.map(|t| t.as_secs_f64());
     let cpu_limit = args.cpu_limit.map(|t| t.as_secs_f64());
     let cfg = config(args);
+    let spool = out.with_extension("nodes");
     println!("results in {}", out.display());
     println!(
         "{:<10} {:<6} {:>9} {:>11} {:>11} {:>9} {:>9} {:>9} {:>9}",
@@ -250,62 +262,65 @@ fn measure(args: &Args) -> anyhow::Result<()> {
         }
         print!("[{}/{}] ", i + 1, cases.len());
         std::io::stdout().flush()?;
-        let rec = match within_cpu(args.cpu_limit, &cfg, |cfg| one(case, cfg)) {
-            Ok(r) => {
-                let secs = |t: Option<Duration>| {
-                    t.map_or("?".into(), |t| format!("{:.3}", t.as_secs_f64()))
-                };
-                println!(
-                    "{:<10} {:<6} {:>9} {:>11} {:>11} {:>9.3} {:>9} {:>9.3} {:>9}",
-                    label,
-                    case.winner.to_string(),
-                    r.nodes,
-                    r.bytes,
-                    r.json_bytes,
-                    r.build.as_secs_f64(),
-                    secs(r.build_cpu),
-                    r.check.as_secs_f64(),
-                    secs(r.check_cpu)
-                );
-                Record {
-                    size: n,
-                    position: case.label.clone(),
-                    nodes: Some(r.nodes),
-                    bytes: Some(r.bytes),
-                    json_bytes: Some(r.json_bytes),
-                    build_s: Some(r.build.as_secs_f64()),
-                    build_cpu_s: r.build_cpu.map(|t| t.as_secs_f64()),
-                    check_s: Some(r.check.as_secs_f64()),
-                    check_cpu_s: r.check_cpu.map(|t| t.as_secs_f64()),
-                    error: None,
-                    time_limit: limit,
-                    cpu_limit,
+        let rec =
+            match within_cpu(args.cpu_limit, &cfg, |cfg| one(case, cfg, SpoolTo::File(&spool))) {
+                Ok(r) => {
+                    let secs = |t: Option<Duration>| {
+                        t.map_or("?".into(), |t| format!("{:.3}", t.as_secs_f64()))
+                    };
+                    println!(
+                        "{:<10} {:<6} {:>9} {:>11} {:>11} {:>9.3} {:>9} {:>9.3} {:>9}",
+                        label,
+                        case.winner.to_string(),
+                        r.nodes,
+                        r.bytes,
+                        r.json_bytes,
+                        r.build.as_secs_f64(),
+                        secs(r.build_cpu),
+                        r.check.as_secs_f64(),
+                        secs(r.check_cpu)
+                    );
+                    Record {
+                        size: n,
+                        position: case.label.clone(),
+                        nodes: Some(r.nodes),
+                        bytes: Some(r.bytes),
+                        json_bytes: Some(r.json_bytes),
+                        build_s: Some(r.build.as_secs_f64()),
+                        build_cpu_s: r.build_cpu.map(|t| t.as_secs_f64()),
+                        check_s: Some(r.check.as_secs_f64()),
+                        check_cpu_s: r.check_cpu.map(|t| t.as_secs_f64()),
+                        error: None,
+                        time_limit: limit,
+                        cpu_limit,
+                        peak_rss_mib: peak_rss_mib(),
+                    }
                 }
-            }
-            Err(e) => {
-                println!("{label:<10} not written: {e}");
-                // Running out of budget is a measurement; anything else is a fault.
-                let out_of_budget = matches!(e.downcast_ref(), Some(CertifyError::Unknown(_)))
-                    || e.downcast_ref::<OutOfCpu>().is_some();
-                if !out_of_budget {
-                    failures += 1;
+                Err(e) => {
+                    println!("{label:<10} not written: {e}");
+                    // Running out of budget is a measurement; anything else is a fault.
+                    let out_of_budget = matches!(e.downcast_ref(), Some(CertifyError::Unknown(_)))
+                        || e.downcast_ref::<OutOfCpu>().is_some();
+                    if !out_of_budget {
+                        failures += 1;
+                    }
+                    Record {
+                        size: n,
+                        position: case.label.clone(),
+                        nodes: None,
+                        bytes: None,
+                        json_bytes: None,
+                        build_s: None,
+                        build_cpu_s: None,
+                        check_s: None,
+                        check_cpu_s: None,
+                        error: Some(e.to_string()),
+                        time_limit: limit,
+                        cpu_limit,
+                        peak_rss_mib: peak_rss_mib(),
+                    }
                 }
-                Record {
-                    size: n,
-                    position: case.label.clone(),
-                    nodes: None,
-                    bytes: None,
-                    json_bytes: None,
-                    build_s: None,
-                    build_cpu_s: None,
-                    check_s: None,
-                    check_cpu_s: None,
-                    error: Some(e.to_string()),
-                    time_limit: limit,
-                    cpu_limit,
-                }
-            }
-        };
+            };
         crate::append_json_line(&out, &rec)?;
         done.insert(case.label.clone(), rec);
     }
@@ -422,28 +437,74 @@ fn thread_cpu(path: &std::path::Path) -> Option<Duration> {
     Some(Duration::from_millis(ticks * 10))
 }
 
-/// Writes, encodes, decodes and checks one position's certificate.
-fn one(case: &Case, cfg: &CertifyConfig) -> anyhow::Result<Row> {
+/// The process's peak resident memory in MiB (`VmHWM`; Linux, `None` elsewhere).
+fn peak_rss_mib() -> Option<f64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kib: f64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib / 1024.0)
+}
+
+/// A writer that counts what it is given and keeps none of it.
+struct Counter(usize);
+
+impl Write for Counter {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0 += buf.len();
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// Writes, encodes, decodes and checks one position's certificate. The nodes are written as
+/// they are made (to `spool`, removed after), the binary form is read back with its nodes
+/// decoded as the checker reaches them, and the JSON form is counted, not kept: nothing holds
+/// the certificate's nodes in memory.
+fn one(case: &Case, cfg: &CertifyConfig, spool: SpoolTo<'_>) -> anyhow::Result<Row> {
     let start = Instant::now();
     let cpu = thread_cpu_now();
-    let cert = certificate(&case.pos, cfg)?;
+    let (made, mut bytes) = match spool {
+        SpoolTo::Memory => {
+            let mut nodes = Vec::new();
+            let made = certificate_to(&case.pos, cfg, &mut nodes)?;
+            (made, nodes)
+        }
+        SpoolTo::File(path) => {
+            let file = std::fs::File::create(path)
+                .with_context(|| format!("cannot create {}", path.display()))?;
+            let mut w = std::io::BufWriter::new(file);
+            let made = certificate_to(&case.pos, cfg, &mut w);
+            drop(w);
+            let nodes = made.as_ref().ok().map(|_| std::fs::read(path));
+            let _ = std::fs::remove_file(path);
+            let nodes =
+                nodes.transpose().with_context(|| format!("cannot read {}", path.display()))?;
+            (made?, nodes.unwrap_or_default())
+        }
+    };
     let build = start.elapsed();
     let build_cpu = thread_cpu_now().zip(cpu).map(|(b, a)| b.saturating_sub(a));
-    let bytes = cert.to_bytes();
-    let json_bytes = cert.to_json().len();
+    let mut head = made.head.binary_head(made.nodes);
+    head.append(&mut bytes);
+    let bytes = head;
     let start = Instant::now();
     let cpu = thread_cpu_now();
-    let read = nash_proof::Certificate::from_bytes(&bytes)?;
-    let checked = nash_proof::check(&read)?;
+    let read = nash_proof::Lazy::new(&bytes)?;
+    let checked = nash_proof::check_lazy(&read)?;
     let check = start.elapsed();
     let check_cpu = thread_cpu_now().zip(cpu).map(|(b, a)| b.saturating_sub(a));
     if checked.winner != case.winner {
         bail!("proves {} wins, the ground truth says {}", checked.winner, case.winner);
     }
+    let mut json = Counter(0);
+    read.write_json(&mut json)?;
     Ok(Row {
-        nodes: cert.nodes.len(),
+        nodes: made.nodes,
         bytes: bytes.len(),
-        json_bytes,
+        json_bytes: json.0,
         build,
         build_cpu,
         check,

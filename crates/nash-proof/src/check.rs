@@ -29,7 +29,7 @@ use std::fmt;
 
 use nash_board::{fits_small, BitSet, Bitboard, Cell, Color, Position, WideBitboard};
 
-use crate::format::{At, Certificate, Node};
+use crate::format::{At, Certificate, Lazy, Node, Nodes};
 
 /// The most empty cells a [`Node::Search`] may leave to the checker's exhaustive search.
 pub const SEARCH_LIMIT: usize = 16;
@@ -74,15 +74,29 @@ impl std::error::Error for Invalid {}
 
 /// Checks a certificate: `Ok` when its strategy wins for its winner from its position.
 pub fn check(cert: &Certificate) -> Result<Checked, Invalid> {
+    check_nodes(cert, cert.nodes.as_slice())
+}
+
+/// [`check`] of a binary certificate whose nodes are decoded as the check reaches them (each
+/// time it does), for certificates too large to hold in memory.
+pub fn check_lazy(cert: &Lazy<'_>) -> Result<Checked, Invalid> {
+    check_nodes(&cert.head, cert)
+}
+
+/// [`check`] of the position and winner of `cert` with the strategy `nodes`.
+fn check_nodes<N: Nodes + ?Sized>(cert: &Certificate, nodes: &N) -> Result<Checked, Invalid> {
     let (cols, rows) = (cert.cols as usize, cert.rows as usize);
     if fits_small(cols, rows) {
-        check_in::<Bitboard>(cert)
+        check_in::<Bitboard, N>(cert, nodes)
     } else {
-        check_in::<WideBitboard>(cert)
+        check_in::<WideBitboard, N>(cert, nodes)
     }
 }
 
-fn check_in<B: BitSet>(cert: &Certificate) -> Result<Checked, Invalid> {
+fn check_in<B: BitSet, N: Nodes + ?Sized>(
+    cert: &Certificate,
+    nodes: &N,
+) -> Result<Checked, Invalid> {
     let setup = |reason: String| Invalid { node: None, line: Vec::new(), reason };
     let mut pos = Position::<B>::new(cert.cols as usize, cert.rows as usize)
         .map_err(|e| setup(e.to_string()))?;
@@ -98,11 +112,11 @@ fn check_in<B: BitSet>(cert: &Certificate) -> Result<Checked, Invalid> {
         }
     }
     pos.set_to_move(cert.to_move.into());
-    let Some(root) = cert.nodes.len().checked_sub(1) else {
+    let Some(root) = nodes.count().checked_sub(1) else {
         return Err(setup("the certificate has no nodes".into()));
     };
     let mut checker = Checker {
-        nodes: &cert.nodes,
+        nodes,
         winner: cert.winner.into(),
         seen: HashSet::new(),
         search: HashMap::new(),
@@ -119,8 +133,8 @@ fn check_in<B: BitSet>(cert: &Certificate) -> Result<Checked, Invalid> {
 
 /// One check's state: the nodes already proved in a position, the exhaustive search's memory
 /// and the line from the root.
-struct Checker<'c, B: BitSet> {
-    nodes: &'c [Node],
+struct Checker<'c, B: BitSet, N: ?Sized> {
+    nodes: &'c N,
     winner: Color,
     /// Nodes proved, with the position (stones and side to move) they were proved in.
     seen: HashSet<(u32, B, B, Color)>,
@@ -130,7 +144,7 @@ struct Checker<'c, B: BitSet> {
     visits: u64,
 }
 
-impl<B: BitSet> Checker<'_, B> {
+impl<B: BitSet, N: Nodes + ?Sized> Checker<'_, B, N> {
     /// Checks that node `id` wins for the winner in `pos` (which it leaves as it found it).
     fn node(&mut self, id: u32, pos: &mut Position<B>) -> Result<(), Invalid> {
         let key = (id, pos.black(), pos.white(), pos.to_move());
@@ -144,7 +158,8 @@ impl<B: BitSet> Checker<'_, B> {
         if pos.winner() == Some(loser) {
             return Err(bad(self, format!("{loser} has already connected")));
         }
-        let node = self.nodes.get(id as usize).ok_or_else(|| bad(self, "no such node".into()))?;
+        let nodes = self.nodes;
+        let node = nodes.get(id).ok_or_else(|| bad(self, "no such node".into()))?;
         let child = |next: u32| {
             if next < id {
                 Ok(next)
@@ -152,7 +167,7 @@ impl<B: BitSet> Checker<'_, B> {
                 Err(format!("refers to node {next}, not to an earlier one"))
             }
         };
-        match node {
+        match &*node {
             Node::Won => {
                 if pos.winner() != Some(self.winner) {
                     return Err(bad(self, format!("{} has not connected", self.winner)));

@@ -1,6 +1,8 @@
 //! The certificate and its two file forms: postcard binary behind a magic header, and JSON.
 
+use std::borrow::{Borrow, Cow};
 use std::fmt;
+use std::io::Write;
 
 use nash_board::{Cell, Color};
 use serde::de::{self, Deserializer};
@@ -235,6 +237,189 @@ pub enum FormatError {
     /// The JSON does not decode.
     #[error("corrupt JSON certificate: {0}")]
     Json(#[from] serde_json::Error),
+    /// A node count beyond what a node reference can name.
+    #[error("corrupt binary certificate: {0} nodes")]
+    Count(u64),
+    /// Bytes after the last node.
+    #[error("corrupt binary certificate: {0} bytes after the last node")]
+    Trailing(usize),
+    /// Writing failed.
+    #[error("cannot write the certificate: {0}")]
+    Io(#[from] std::io::Error),
+}
+
+/// What the binary form holds before the nodes: a [`Certificate`]'s fields, the count of
+/// `nodes` where postcard puts a sequence's length.
+#[derive(Serialize, Deserialize)]
+struct Head<A> {
+    cols: u8,
+    rows: u8,
+    black: A,
+    white: A,
+    to_move: Side,
+    winner: Side,
+    nodes: usize,
+}
+
+/// Appends the postcard encoding of `value` to `out`.
+fn encode<T: Serialize>(value: &T, out: &mut Vec<u8>) {
+    // Encoding into a vector fails only for types serde cannot describe; ours are plain.
+    if let Ok(v) = postcard::to_extend(value, std::mem::take(out)) {
+        *out = v;
+    }
+}
+
+/// The nodes of a binary certificate written as they are made, for certificates too large to
+/// hold in memory as [`Node`]s: each node's postcard encoding goes to `out` (a spool) at once.
+/// [`Certificate::binary_head`] with [`Spool::len`], then the spool's bytes, make the same
+/// file as [`Certificate::to_bytes`].
+#[derive(Debug)]
+pub struct Spool<W: Write> {
+    out: W,
+    count: u32,
+    bytes: u64,
+    buf: Vec<u8>,
+}
+
+impl<W: Write> Spool<W> {
+    /// A spool writing to `out`.
+    pub fn new(out: W) -> Spool<W> {
+        Spool { out, count: 0, bytes: 0, buf: Vec::new() }
+    }
+
+    /// Writes `node`, the next one; its index.
+    pub fn push(&mut self, node: &Node) -> std::io::Result<u32> {
+        self.buf.clear();
+        encode(node, &mut self.buf);
+        self.out.write_all(&self.buf)?;
+        self.bytes += self.buf.len() as u64;
+        self.count += 1;
+        Ok(self.count - 1)
+    }
+
+    /// The nodes written.
+    pub fn len(&self) -> usize {
+        self.count as usize
+    }
+
+    /// Whether no node was written.
+    pub fn is_empty(&self) -> bool {
+        self.count == 0
+    }
+
+    /// The bytes written.
+    pub fn bytes(&self) -> u64 {
+        self.bytes
+    }
+
+    /// The spool's writer.
+    pub fn into_inner(self) -> W {
+        self.out
+    }
+}
+
+/// A binary certificate read without decoding its nodes until they are asked for: the head as
+/// a [`Certificate`] with no nodes, and where each node starts in the bytes (8 bytes a node
+/// instead of the node itself, which in memory takes many times its encoding).
+pub struct Lazy<'a> {
+    /// The position and winner; `nodes` is empty.
+    pub head: Certificate,
+    body: &'a [u8],
+    starts: Vec<u64>,
+}
+
+impl<'a> Lazy<'a> {
+    /// Reads a binary certificate's head and finds its nodes (each is decoded once to find
+    /// where it ends, then dropped).
+    pub fn new(bytes: &'a [u8]) -> Result<Lazy<'a>, FormatError> {
+        let rest = bytes.strip_prefix(MAGIC.as_slice()).ok_or(FormatError::NotACertificate)?;
+        let (version, body) = rest.split_at_checked(4).ok_or(FormatError::NotACertificate)?;
+        let found = u32::from_le_bytes(version.try_into().unwrap_or_default());
+        if found != VERSION {
+            return Err(FormatError::Version { found });
+        }
+        let (head, mut rest): (Head<Vec<At>>, _) = postcard::take_from_bytes(body)?;
+        let count = head.nodes;
+        if count > u32::MAX as usize {
+            return Err(FormatError::Count(count as u64));
+        }
+        let body = rest;
+        let mut starts = Vec::with_capacity(count.min(body.len()));
+        for _ in 0..count {
+            starts.push((body.len() - rest.len()) as u64);
+            rest = postcard::take_from_bytes::<Node>(rest)?.1;
+        }
+        if !rest.is_empty() {
+            return Err(FormatError::Trailing(rest.len()));
+        }
+        let head = Certificate {
+            cols: head.cols,
+            rows: head.rows,
+            black: head.black,
+            white: head.white,
+            to_move: head.to_move,
+            winner: head.winner,
+            nodes: Vec::new(),
+        };
+        Ok(Lazy { head, body, starts })
+    }
+
+    /// The number of nodes.
+    pub fn len(&self) -> usize {
+        self.starts.len()
+    }
+
+    /// Whether there are no nodes.
+    pub fn is_empty(&self) -> bool {
+        self.starts.is_empty()
+    }
+
+    /// Node `id`, decoded.
+    pub fn node(&self, id: u32) -> Option<Node> {
+        let at = *self.starts.get(id as usize)? as usize;
+        postcard::take_from_bytes::<Node>(&self.body[at..]).ok().map(|(n, _)| n)
+    }
+
+    /// The JSON form, written node by node.
+    pub fn write_json<W: Write>(&self, out: &mut W) -> Result<(), FormatError> {
+        let nodes =
+            (0..self.len() as u32).map(|id| self.node(id).ok_or(FormatError::Count(u64::from(id))));
+        self.head.write_json(nodes, out)
+    }
+}
+
+impl fmt::Debug for Lazy<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Lazy({:?}, {} nodes in {} bytes)", self.head, self.len(), self.body.len())
+    }
+}
+
+/// Where the checker finds a certificate's nodes: in memory, or decoded on demand.
+pub trait Nodes {
+    /// The number of nodes.
+    fn count(&self) -> usize;
+    /// Node `id`, if there is one.
+    fn get(&self, id: u32) -> Option<Cow<'_, Node>>;
+}
+
+impl Nodes for [Node] {
+    fn count(&self) -> usize {
+        self.len()
+    }
+
+    fn get(&self, id: u32) -> Option<Cow<'_, Node>> {
+        <[Node]>::get(self, id as usize).map(Cow::Borrowed)
+    }
+}
+
+impl Nodes for Lazy<'_> {
+    fn count(&self) -> usize {
+        self.len()
+    }
+
+    fn get(&self, id: u32) -> Option<Cow<'_, Node>> {
+        self.node(id).map(Cow::Owned)
+    }
 }
 
 /// The JSON form's header, read before the body.
@@ -247,35 +432,67 @@ struct JsonHeader {
 impl Certificate {
     /// The binary form: the magic header, the version, and the postcard encoding.
     pub fn to_bytes(&self) -> Vec<u8> {
+        let mut out = self.binary_head(self.nodes.len());
+        for node in &self.nodes {
+            encode(node, &mut out);
+        }
+        out
+    }
+
+    /// The binary form's bytes before the nodes, for a certificate of `count` nodes (whatever
+    /// `nodes` holds): the magic header, the version, the position, the winner and the count.
+    /// The postcard encoding of each node follows them, as a [`Spool`] writes it.
+    pub fn binary_head(&self, count: usize) -> Vec<u8> {
         let mut out = MAGIC.to_vec();
         out.extend_from_slice(&VERSION.to_le_bytes());
-        // Encoding into a vector fails only for types serde cannot describe; ours are plain.
-        let body = postcard::to_stdvec(self).unwrap_or_default();
-        out.extend_from_slice(&body);
+        let head = Head {
+            cols: self.cols,
+            rows: self.rows,
+            black: &self.black,
+            white: &self.white,
+            to_move: self.to_move,
+            winner: self.winner,
+            nodes: count,
+        };
+        encode(&head, &mut out);
         out
     }
 
     /// The JSON form: one object with `format`, `version`, the position and the claimed
     /// winner, then `nodes` with one node per line.
     pub fn to_json(&self) -> String {
-        let mut s = format!(
+        let mut out = Vec::new();
+        // Writing to a vector cannot fail, and JSON is UTF-8.
+        let _ = self.write_json(self.nodes.iter().map(Ok), &mut out);
+        String::from_utf8(out).unwrap_or_default()
+    }
+
+    /// The JSON form of this certificate's head with `nodes` (whatever `self.nodes` holds),
+    /// written node by node.
+    pub fn write_json<N: Borrow<Node>, W: Write>(
+        &self,
+        nodes: impl Iterator<Item = Result<N, FormatError>>,
+        out: &mut W,
+    ) -> Result<(), FormatError> {
+        writeln!(
+            out,
             "{{\"format\":\"{JSON_FORMAT}\",\"version\":{VERSION},\"cols\":{},\"rows\":{},\
-             \"black\":{},\"white\":{},\"to_move\":{},\"winner\":{},\"nodes\":[\n",
+             \"black\":{},\"white\":{},\"to_move\":{},\"winner\":{},\"nodes\":[",
             self.cols,
             self.rows,
             json(&self.black),
             json(&self.white),
             json(&self.to_move),
             json(&self.winner),
-        );
-        for (i, n) in self.nodes.iter().enumerate() {
+        )?;
+        for (i, n) in nodes.enumerate() {
             if i > 0 {
-                s.push_str(",\n");
+                out.write_all(b",\n")?;
             }
-            s.push_str(&json(n));
+            serde_json::to_writer(&mut *out, n?.borrow())?;
         }
-        s.push_str("\n]}\n");
-        s
+        out.write_all(b"\n]}\n")?;
+        Ok(())
     }
 
     /// Reads either form (JSON when the first non-blank byte is `{`), checking the format's

@@ -45,5 +45,7 @@ mod check;
 mod format;
 mod vc;
 
-pub use check::{check, Checked, Invalid, SEARCH_LIMIT};
-pub use format::{At, Certificate, End, FormatError, Node, Side, Step, VERSION};
+pub use check::{check, check_lazy, Checked, Invalid, SEARCH_LIMIT};
+pub use format::{
+    At, Certificate, End, FormatError, Lazy, Node, Nodes, Side, Spool, Step, VERSION,
+};

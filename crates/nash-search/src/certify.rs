@@ -15,10 +15,12 @@
 
 use std::collections::HashMap;
 use std::fmt;
+use std::hash::{DefaultHasher, Hash, Hasher};
+use std::io::Write;
 use std::time::Instant;
 
 use nash_board::{BitSet, Cell, Color, Position};
-use nash_proof::{At, Certificate, End, Node};
+use nash_proof::{At, Certificate, End, Node, Spool};
 
 use crate::config::{SolverConfig, SolverKind};
 use crate::dfpn::Resolver;
@@ -67,6 +69,8 @@ pub enum CertifyError {
     },
     /// [`CertifyConfig::search`] beyond [`nash_proof::SEARCH_LIMIT`].
     SearchLimit(usize),
+    /// A streamed certificate's nodes could not be written.
+    Write(String),
 }
 
 impl fmt::Display for CertifyError {
@@ -82,6 +86,7 @@ impl fmt::Display for CertifyError {
                 "a search of {n} empty cells is beyond the checker's limit of {}",
                 nash_proof::SEARCH_LIMIT
             ),
+            CertifyError::Write(e) => write!(f, "cannot write the certificate's nodes: {e}"),
         }
     }
 }
@@ -107,7 +112,35 @@ pub fn certificate<B: BitSet>(
     }
     let setup = Setup::one(&cfg.solver, pos.geometry());
     let table = setup.table().map_err(refused)?;
-    certificate_in(pos, cfg, &table)
+    certificate_in(pos, cfg, &table, None).map(|s| s.head)
+}
+
+/// A certificate whose nodes were written to a spool as they were made.
+#[derive(Clone, Debug)]
+pub struct Streamed {
+    /// The certificate without its nodes (`nodes` is empty).
+    pub head: Certificate,
+    /// The nodes written.
+    pub nodes: usize,
+    /// The bytes written to the spool.
+    pub bytes: u64,
+}
+
+/// [`certificate`] with its nodes written to `spool` as they are made (each node's postcard
+/// encoding, as [`nash_proof::Spool`] writes it) instead of held in memory, where a large
+/// certificate takes many times its encoding. The binary form is
+/// [`Certificate::binary_head`] of the returned head and count, then the spool's bytes.
+pub fn certificate_to<B: BitSet>(
+    pos: &Position<B>,
+    cfg: &CertifyConfig,
+    spool: &mut dyn Write,
+) -> Result<Streamed, CertifyError> {
+    if let Some(tiny) = crate::narrowed(pos) {
+        return certificate_to(&tiny, cfg, spool);
+    }
+    let setup = Setup::one(&cfg.solver, pos.geometry());
+    let table = setup.table().map_err(refused)?;
+    certificate_in(pos, cfg, &table, Some(spool))
 }
 
 /// The error of a table that could not be had (its outcome says why).
@@ -118,12 +151,14 @@ pub(crate) fn refused<C>(o: Outcome<C>) -> CertifyError {
     }
 }
 
-/// [`certificate`] in a table the caller owns.
+/// [`certificate`] in a table the caller owns, its nodes in memory or, with a spool, written
+/// there.
 pub(crate) fn certificate_in<B: BitSet>(
     pos: &Position<B>,
     cfg: &CertifyConfig,
     table: &Table<B>,
-) -> Result<Certificate, CertifyError> {
+    spool: Option<&mut dyn Write>,
+) -> Result<Streamed, CertifyError> {
     if cfg.search > nash_proof::SEARCH_LIMIT {
         return Err(CertifyError::SearchLimit(cfg.search));
     }
@@ -143,7 +178,11 @@ pub(crate) fn certificate_in<B: BitSet>(
         search: cfg.search,
         vc: cfg.vc,
         winner: Color::Black,
-        nodes: Vec::new(),
+        out: match spool {
+            Some(w) => Out::Spool(Spool::new(w)),
+            None => Out::Memory(Vec::new()),
+        },
+        closed: Vec::new(),
         made: HashMap::new(),
         leaves: [None; 2],
         line: Vec::new(),
@@ -155,15 +194,47 @@ pub(crate) fn certificate_in<B: BitSet>(
     let mut p = pos.clone();
     b.node(&mut p)?;
     let stones = |c: Color| pos.stones(c).iter().map(At).collect();
-    Ok(Certificate {
-        cols: pos.cols() as u8,
-        rows: pos.rows() as u8,
-        black: stones(Color::Black),
-        white: stones(Color::White),
-        to_move: pos.to_move().into(),
-        winner: b.winner.into(),
-        nodes: b.nodes,
+    let (nodes, bytes, list) = match b.out {
+        Out::Memory(list) => (list.len(), 0, list),
+        Out::Spool(s) => {
+            let bytes = s.bytes();
+            s.into_inner().flush().map_err(|e| CertifyError::Write(e.to_string()))?;
+            (b.closed.len(), bytes, Vec::new())
+        }
+    };
+    Ok(Streamed {
+        head: Certificate {
+            cols: pos.cols() as u8,
+            rows: pos.rows() as u8,
+            black: stones(Color::Black),
+            white: stones(Color::White),
+            to_move: pos.to_move().into(),
+            winner: b.winner.into(),
+            nodes: list,
+        },
+        nodes,
+        bytes,
     })
+}
+
+/// Where the builder's nodes go.
+enum Out<'w> {
+    Memory(Vec<Node>),
+    Spool(Spool<&'w mut dyn Write>),
+}
+
+/// A 128-bit hash of a position (stones and side to move), the builder's key for the node
+/// written for it: a third of the memory of the position itself on boards of a `u128`. Two
+/// positions with one hash would share a node, which the checker would refuse; with 128 bits
+/// that is vanishingly unlikely.
+fn position_key<B: BitSet>(pos: &Position<B>) -> u128 {
+    let half = |salt: u64| {
+        let mut h = DefaultHasher::new();
+        salt.hash(&mut h);
+        (pos.black(), pos.white(), pos.to_move()).hash(&mut h);
+        h.finish()
+    };
+    (u128::from(half(1)) << 64) | u128::from(half(2))
 }
 
 /// The most semi connections between the winner's edges kept from one nash-vc search (the
@@ -217,9 +288,12 @@ struct Builder<'t, B: BitSet> {
     search: usize,
     vc: bool,
     winner: Color,
-    nodes: Vec<Node>,
-    /// The node written for each position (stones and side to move).
-    made: HashMap<(B, B, Color), u32>,
+    out: Out<'t>,
+    /// For each node written, whether it closes a line on its own (`Won` or `Vc`): no
+    /// restriction is written in front of it.
+    closed: Vec<bool>,
+    /// The node written for each position, by [`position_key`].
+    made: HashMap<u128, u32>,
     /// The shared `Won` and `Search` nodes, once written.
     leaves: [Option<u32>; 2],
     line: Vec<Cell>,
@@ -248,21 +322,26 @@ impl<B: BitSet> Builder<'_, B> {
         }
     }
 
-    fn push(&mut self, node: Node) -> u32 {
-        self.nodes.push(node);
-
-        (self.nodes.len() - 1) as u32
+    fn push(&mut self, node: Node) -> Result<u32, CertifyError> {
+        self.closed.push(matches!(node, Node::Won | Node::Vc { .. }));
+        match &mut self.out {
+            Out::Memory(list) => list.push(node),
+            Out::Spool(s) => {
+                s.push(&node).map_err(|e| CertifyError::Write(e.to_string()))?;
+            }
+        }
+        Ok((self.closed.len() - 1) as u32)
     }
 
     /// The one node of a kind of leaf (`Won`, `Search`), which every position shares.
-    fn leaf(&mut self, node: Node) -> u32 {
+    fn leaf(&mut self, node: Node) -> Result<u32, CertifyError> {
         let slot = usize::from(node == Node::Search);
         match self.leaves[slot] {
-            Some(id) => id,
+            Some(id) => Ok(id),
             None => {
-                let id = self.push(node);
+                let id = self.push(node)?;
                 self.leaves[slot] = Some(id);
-                id
+                Ok(id)
             }
         }
     }
@@ -273,16 +352,15 @@ impl<B: BitSet> Builder<'_, B> {
 
     /// The node proving that the winner wins `pos`.
     fn node(&mut self, pos: &mut Position<B>) -> Result<u32, CertifyError> {
-        let key = (pos.black(), pos.white(), pos.to_move());
+        let key = position_key(pos);
         if let Some(&id) = self.made.get(&key) {
             return Ok(id);
         }
         let (keep, inner) = self.restricted(pos)?;
-        let leaf = matches!(self.nodes[inner as usize], Node::Won | Node::Vc { .. });
-        let id = if keep == pos.empty_cells() || leaf {
+        let id = if keep == pos.empty_cells() || self.closed[inner as usize] {
             inner
         } else {
-            self.push(Node::Restrict { keep: keep.iter().map(At).collect(), next: inner })
+            self.push(Node::Restrict { keep: keep.iter().map(At).collect(), next: inner })?
         };
         self.made.insert(key, id);
         Ok(id)
@@ -359,18 +437,18 @@ impl<B: BitSet> Builder<'_, B> {
     /// The node of a plan made for `pos`, and the cells it keeps.
     fn write(&mut self, pos: &mut Position<B>, plan: Plan<B>) -> Result<(B, u32), CertifyError> {
         let (mv, keep, mut semis) = match plan {
-            Plan::Won => return Ok((B::EMPTY, self.leaf(Node::Won))),
-            Plan::Search(empty) => return Ok((empty, self.leaf(Node::Search))),
-            Plan::Vc(d) => return Ok((d.carrier, self.push(Node::Vc { steps: d.steps }))),
+            Plan::Won => return Ok((B::EMPTY, self.leaf(Node::Won)?)),
+            Plan::Search(empty) => return Ok((empty, self.leaf(Node::Search)?)),
+            Plan::Vc(d) => return Ok((d.carrier, self.push(Node::Vc { steps: d.steps })?)),
             Plan::Solved { mv, keep, semis } => (mv, keep, semis),
         };
         // The loser's stones outside `keep` break the semis that need them.
         semis.retain(|d| d.carrier.is_subset(keep));
         pos.fill(!self.winner, pos.empty_cells() - keep);
-        let key = (pos.black(), pos.white(), pos.to_move());
+        let key = position_key(pos);
         let inner = match self.made.get(&key) {
             Some(&id) => Ok(id),
-            None if keep.len() <= self.search => Ok(self.leaf(Node::Search)),
+            None if keep.len() <= self.search => self.leaf(Node::Search),
             None => self.strategy(pos, mv, semis),
         };
         if let Ok(id) = inner {
@@ -397,7 +475,7 @@ impl<B: BitSet> Builder<'_, B> {
             let next = self.node(pos);
             self.line.pop();
             pos.undo();
-            return Ok(self.push(Node::Play { at: At(m), next: next? }));
+            return self.push(Node::Play { at: At(m), next: next? });
         }
         let mut plans: Vec<(Cell, Option<Plan<B>>)> = Vec::new();
         for x in pos.empty_cells().iter() {
@@ -446,7 +524,7 @@ impl<B: BitSet> Builder<'_, B> {
             common &= keep;
             options.push((keep.iter().map(At).collect(), next));
         }
-        Ok(self.push(Node::Cover { options }))
+        self.push(Node::Cover { options })
     }
 
     /// A winning move of `pos` when the solver named none (fill-in decided it): the first

@@ -71,7 +71,9 @@ mod winning;
 
 pub use analyser::{Analyser, Analysis, Verdict};
 pub use batch::{solve_many, solve_many_each};
-pub use certify::{certificate, CertifyConfig, CertifyError, DEFAULT_SEARCH};
+pub use certify::{
+    certificate, certificate_to, CertifyConfig, CertifyError, Streamed, DEFAULT_SEARCH,
+};
 pub use config::{Budget, Knowledge, MoveOrdering, Parallel, SolverConfig, SolverKind};
 pub use entry::solve;
 pub use outcome::WinningMoves;

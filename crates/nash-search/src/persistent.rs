@@ -127,16 +127,35 @@ impl<B: BitSet> SolverTable<B> {
         pos: &Position<B>,
         cfg: &CertifyConfig,
     ) -> Result<nash_proof::Certificate, CertifyError> {
+        self.certificate_in(pos, cfg, None).map(|s| s.head)
+    }
+
+    /// [`crate::certificate_to`] with this table.
+    pub fn certificate_to(
+        &mut self,
+        pos: &Position<B>,
+        cfg: &CertifyConfig,
+        spool: &mut dyn std::io::Write,
+    ) -> Result<certify::Streamed, CertifyError> {
+        self.certificate_in(pos, cfg, Some(spool))
+    }
+
+    fn certificate_in(
+        &mut self,
+        pos: &Position<B>,
+        cfg: &CertifyConfig,
+        spool: Option<&mut dyn std::io::Write>,
+    ) -> Result<certify::Streamed, CertifyError> {
         if let Some(t) = crate::narrowed(pos) {
             self.kept = None;
             let setup = Setup::one(&cfg.solver, t.geometry());
             let table = table_for(&mut self.tiny, &t, &setup).map_err(certify::refused)?;
-            return certify::certificate_in(&t, cfg, table);
+            return certify::certificate_in(&t, cfg, table, spool);
         }
         self.tiny = None;
         let setup = Setup::one(&cfg.solver, pos.geometry());
         let table = table_for(&mut self.kept, pos, &setup).map_err(certify::refused)?;
-        certify::certificate_in(pos, cfg, table)
+        certify::certificate_in(pos, cfg, table, spool)
     }
 
     /// [`crate::winning_moves`] with this table.

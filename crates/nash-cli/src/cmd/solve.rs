@@ -407,7 +407,9 @@ fn report<B: BitSet>(p: &Position<B>, cfg: &SolverConfig, args: &Args) -> anyhow
     Ok(())
 }
 
-/// Writes the certificate of `p`'s result to `path` (`--proof`); what to say about it.
+/// Writes the certificate of `p`'s result to `path` (`--proof`); what to say about it. The
+/// nodes are spooled to `PATH.nodes` as they are made (removed after), so a large
+/// certificate is never held in memory as nodes.
 fn write_proof<B: BitSet>(
     p: &Position<B>,
     cfg: &SolverConfig,
@@ -415,14 +417,37 @@ fn write_proof<B: BitSet>(
     args: &Args,
     path: &std::path::Path,
 ) -> anyhow::Result<String> {
+    use std::io::Write;
     let certify = CertifyConfig {
         solver: cfg.clone(),
         search: args.proof_search.into(),
         vc: !args.proof_no_vc,
     };
-    let cert = table.certificate(p, &certify)?;
-    let bytes = if args.proof_json { cert.to_json().into_bytes() } else { cert.to_bytes() };
-    std::fs::write(path, &bytes)
-        .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", path.display()))?;
-    Ok(format!("proof: {} ({} nodes, {} bytes)", path.display(), cert.nodes.len(), bytes.len()))
+    let cannot = |what: &str, p: &std::path::Path, e: std::io::Error| {
+        anyhow::anyhow!("cannot {what} {}: {e}", p.display())
+    };
+    let mut spool_path = path.as_os_str().to_owned();
+    spool_path.push(".nodes");
+    let spool_path = std::path::PathBuf::from(spool_path);
+    let spool = std::fs::File::create(&spool_path).map_err(|e| cannot("create", &spool_path, e))?;
+    let mut w = std::io::BufWriter::new(spool);
+    let made = table.certificate_to(p, &certify, &mut w);
+    drop(w);
+    let nodes = made.as_ref().ok().map(|_| std::fs::read(&spool_path));
+    let _ = std::fs::remove_file(&spool_path);
+    let made = made?;
+    let mut bytes = made.head.binary_head(made.nodes);
+    bytes.extend(nodes.unwrap_or(Ok(Vec::new())).map_err(|e| cannot("read", &spool_path, e))?);
+    let file = std::fs::File::create(path).map_err(|e| cannot("write", path, e))?;
+    let mut out = std::io::BufWriter::new(file);
+    let written = if args.proof_json {
+        let lazy = nash_proof::Lazy::new(&bytes)?;
+        lazy.write_json(&mut out)?;
+        out.flush().map_err(|e| cannot("write", path, e))?;
+        out.get_ref().metadata().map_err(|e| cannot("write", path, e))?.len()
+    } else {
+        out.write_all(&bytes).and_then(|()| out.flush()).map_err(|e| cannot("write", path, e))?;
+        bytes.len() as u64
+    };
+    Ok(format!("proof: {} ({} nodes, {written} bytes)", path.display(), made.nodes))
 }

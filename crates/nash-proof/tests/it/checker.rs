@@ -1,17 +1,21 @@
 //! Hand-written certificates as JSON, each with the checker's verdict.
 
-use nash_proof::{check, Certificate};
+use nash_proof::{check, check_lazy, Certificate, Lazy};
 
 /// Checks the certificate whose JSON is `header` plus `nodes`, expecting `expected`: `valid:
-/// COLOUR` or the checker's message.
+/// COLOUR` or the checker's message; the same from its binary form with nodes decoded on
+/// demand.
 fn check_json(header: &str, nodes: &str, expected: &str) {
     let json = format!("{{\"format\":\"nash-proof\",\"version\":1,{header},\"nodes\":[{nodes}]}}");
     let cert = Certificate::from_bytes(json.as_bytes()).expect("test certificate reads");
-    let got = match check(&cert) {
+    let verdict = |r: Result<nash_proof::Checked, nash_proof::Invalid>| match r {
         Ok(c) => format!("valid: {}", c.winner),
         Err(e) => e.to_string(),
     };
-    assert_eq!(got, expected, "certificate {json}");
+    assert_eq!(verdict(check(&cert)), expected, "certificate {json}");
+    let bytes = cert.to_bytes();
+    let lazy = Lazy::new(&bytes).expect("binary form reads");
+    assert_eq!(verdict(check_lazy(&lazy)), expected, "certificate {json}, lazily");
 }
 
 /// The empty 2x2 board, Black to move, Black claimed to win.

@@ -1,7 +1,7 @@
 //! The binary and JSON forms: round trips, and the errors for files of another kind.
 
 use nash_board::Cell;
-use nash_proof::{At, Certificate, Node, Side};
+use nash_proof::{At, Certificate, Lazy, Node, Side, Spool};
 
 fn sample() -> Certificate {
     let at = |s: &str| At(s.parse::<Cell>().expect("cell"));
@@ -30,6 +30,33 @@ fn both_forms_round_trip() {
     let json = cert.to_json();
     assert!(json.starts_with("{\"format\":\"nash-proof\",\"version\":1,\"cols\":3,"), "{json}");
     assert_eq!(Certificate::from_bytes(json.as_bytes()).expect("json"), cert);
+}
+
+#[test]
+fn streamed_forms_are_the_same_bytes() {
+    let cert = sample();
+    let mut spool = Spool::new(Vec::new());
+    for node in &cert.nodes {
+        spool.push(node).expect("a vector takes it");
+    }
+    assert_eq!((spool.len(), spool.bytes()), (6, 29));
+    let count = spool.len();
+    let mut bytes = cert.binary_head(count);
+    bytes.extend(spool.into_inner());
+    assert_eq!(bytes, cert.to_bytes());
+    assert_eq!(bytes[12..], postcard::to_stdvec(&cert).expect("encodes"));
+    let lazy = Lazy::new(&bytes).expect("reads");
+    assert_eq!(lazy.len(), 6);
+    assert_eq!(lazy.node(3), Some(cert.nodes[3].clone()));
+    let mut json = Vec::new();
+    lazy.write_json(&mut json).expect("a vector takes it");
+    assert_eq!(String::from_utf8(json).expect("UTF-8"), cert.to_json());
+    let mut longer = bytes.clone();
+    longer.push(0);
+    assert_eq!(
+        Lazy::new(&longer).map(|_| ()).unwrap_err().to_string(),
+        "corrupt binary certificate: 1 bytes after the last node"
+    );
 }
 
 #[test]

@@ -6,7 +6,7 @@ use std::sync::OnceLock;
 use nash_board::{BitSet, Bitboard, Cell, Color, Position};
 use nash_patterns::oracle::{Oracle, State};
 use nash_proof::{check, At, Certificate, End, Node, Step};
-use nash_search::{certificate, CertifyConfig};
+use nash_search::{certificate, certificate_to, CertifyConfig};
 use proptest::prelude::*;
 
 use crate::support::{random_position, solved_up_to};
@@ -37,6 +37,14 @@ fn certificates_of_the_ground_truth_check() {
             let back = Certificate::from_bytes(&cert.to_bytes()).expect("reads back");
             assert_eq!(back, cert, "{label}");
         }
+        // Written node by node to a spool, the same bytes.
+        let cfg = CertifyConfig::default();
+        let mut spool = Vec::new();
+        let streamed = certificate_to(&s.position(), &cfg, &mut spool).expect("streams");
+        assert_eq!(streamed.bytes, spool.len() as u64, "{label}");
+        let mut bytes = streamed.head.binary_head(streamed.nodes);
+        bytes.extend(spool);
+        assert_eq!(bytes, certify(&s.position(), cfg.search, cfg.vc).to_bytes(), "{label}");
     }
 }
 
