@@ -38,6 +38,7 @@ impl FromStr for Policy {
         match s {
             "random" => Ok(Policy::Random),
             "bridge" => Ok(Policy::Bridge),
+            "patterns" => Ok(Policy::Patterns),
             _ => Err(()),
         }
     }
@@ -48,6 +49,7 @@ impl std::fmt::Display for Policy {
         f.write_str(match self {
             Policy::Random => "random",
             Policy::Bridge => "bridge",
+            Policy::Patterns => "patterns",
         })
     }
 }
@@ -87,6 +89,9 @@ pub(crate) struct Config {
     /// or the learned local patterns (`crate::patterns`), which also order the children of a
     /// node whose knowledge is deferred.
     pub(crate) order: Order,
+    /// How the patterns' priors fall from the strongest move to the weakest: by rank, or by
+    /// strength (the win rate `0.25 + 0.5 g / g_max` for a move of strength `g`).
+    pub(crate) spread: Spread,
     /// Progressive bias from the same order: `bias / r / sqrt(n + 1)` added to the value of
     /// the move ranked `r` (from 1) with `n` playouts (0: none).
     pub(crate) bias: f64,
@@ -130,6 +135,7 @@ impl Config {
             solver: true,
             prior: 0.0,
             order: Order::Circuit,
+            spread: Spread::Rank,
             bias: 0.0,
             playfill: false,
             reuse: false,
@@ -170,7 +176,8 @@ impl Config {
         })?;
         self.fpu =
             s.get_checked("fpu", self.fpu, "a value from 0 to 10", |v| (0.0..=10.0).contains(v))?;
-        self.policy = s.get("playout", self.policy, "a playout policy (random, bridge)")?;
+        self.policy =
+            s.get("playout", self.policy, "a playout policy (random, bridge, patterns)")?;
         self.playouts = s
             .get_checked(
                 "playouts",
@@ -188,7 +195,8 @@ impl Config {
         self.prior = s.get_checked("prior", self.prior, "virtual playouts from 0 to 1e6", |p| {
             (0.0..=1e6).contains(p)
         })?;
-        self.order = s.get("order", self.order, "circuit or patterns")?;
+        self.order = s.get("order", self.order, "circuit, patterns or both")?;
+        self.spread = s.get("spread", self.spread, "rank or strength")?;
         self.bias = s.get_checked("bias", self.bias, "a progressive bias from 0 to 100", |b| {
             (0.0..=100.0).contains(b)
         })?;
@@ -216,7 +224,7 @@ impl Config {
     pub(crate) fn spec(&self) -> String {
         format!(
             "{}:c={},rave={},fpu={},playout={},playouts={},expand={},know={},fillin={},mustplay={},vc={},\
-             solver={},prior={},order={},bias={},playfill={},reuse={},solve={},defend={},threads={},parallel={},mem={},seed={},swap={}",
+             solver={},prior={},order={},spread={},bias={},playfill={},reuse={},solve={},defend={},threads={},parallel={},mem={},seed={},swap={}",
             self.name,
             self.c,
             self.rave,
@@ -231,6 +239,7 @@ impl Config {
             self.solver,
             self.prior,
             self.order,
+            self.spread,
             self.bias,
             self.playfill,
             self.reuse,
@@ -257,6 +266,9 @@ pub(crate) enum Order {
     Circuit,
     /// The learned local-pattern weights, strongest first, at every expansion.
     Patterns,
+    /// Both: the patterns' priors at every expansion, and the circuit order's added to them
+    /// wherever the knowledge runs (at the root, and below it once `know` allows).
+    Both,
 }
 
 impl FromStr for Order {
@@ -266,6 +278,7 @@ impl FromStr for Order {
         match s {
             "circuit" => Ok(Order::Circuit),
             "patterns" => Ok(Order::Patterns),
+            "both" => Ok(Order::Both),
             _ => Err(()),
         }
     }
@@ -276,6 +289,38 @@ impl std::fmt::Display for Order {
         f.write_str(match self {
             Order::Circuit => "circuit",
             Order::Patterns => "patterns",
+            Order::Both => "both",
+        })
+    }
+}
+
+/// How the priors of the pattern order fall from its strongest move to its weakest.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Spread {
+    /// Linearly in the rank: win rate 0.75 for the first move down to 0.25 for the last.
+    Rank,
+    /// With the strength `g`: win rate `0.25 + 0.5 g / g_max`, so that the few strong moves
+    /// stand out and the many weak ones sit near 0.25 together.
+    Strength,
+}
+
+impl FromStr for Spread {
+    type Err = ();
+
+    fn from_str(s: &str) -> Result<Spread, ()> {
+        match s {
+            "rank" => Ok(Spread::Rank),
+            "strength" => Ok(Spread::Strength),
+            _ => Err(()),
+        }
+    }
+}
+
+impl std::fmt::Display for Spread {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Spread::Rank => "rank",
+            Spread::Strength => "strength",
         })
     }
 }
@@ -564,7 +609,7 @@ pub struct PlayoutStats {
     pub elapsed: std::time::Duration,
 }
 
-/// Runs `count` playouts of `policy` (`random` or `bridge`, the `playout` setting of the
+/// Runs `count` playouts of `policy` (`random`, `bridge` or `patterns`, the `playout` setting of the
 /// Monte Carlo players) from `pos` with random numbers from `seed`: their speed and how often
 /// the side to move wins, the figures of `cargo xtask bench play --playouts`.
 pub fn playouts(
@@ -576,7 +621,7 @@ pub fn playouts(
     let policy: Policy = policy.parse().map_err(|()| SpecError::BadValue {
         key: "playout".to_string(),
         value: policy.to_string(),
-        expected: "a playout policy (random, bridge)".to_string(),
+        expected: "a playout policy (random, bridge, patterns)".to_string(),
     })?;
     let start = Instant::now();
     let wins = with_position!(pos, p => {

@@ -102,10 +102,23 @@ impl<B: BitSet> Matcher<B> {
     /// The raw code (not canonical) of the pattern around the cell at `bit` for `mover`, whose
     /// stones are `mine` and the opponent's `theirs`.
     pub fn code(&self, mine: B, theirs: B, mover: Color, bit: usize) -> u32 {
+        self.read(mine, theirs, mover, bit, 12)
+    }
+
+    /// The canonical code of the inner ring (the six neighbours) around the cell at `bit` for
+    /// `mover`: six lookups, for the playouts.
+    #[inline]
+    pub fn ring_code(&self, mine: B, theirs: B, mover: Color, bit: usize) -> u32 {
+        canonical(self.read(mine, theirs, mover, bit, 6))
+    }
+
+    /// The raw code of the first `slots` cells of the pattern.
+    #[inline]
+    fn read(&self, mine: B, theirs: B, mover: Color, bit: usize, slots: usize) -> u32 {
         let (own_edge, their_edge) =
             if mover == Color::Black { (OFF_ROW, OFF_COL) } else { (OFF_COL, OFF_ROW) };
         let mut code = 0u32;
-        for (k, &s) in self.slots[mover.index()][bit].iter().enumerate() {
+        for (k, &s) in self.slots[mover.index()][bit][..slots].iter().enumerate() {
             let state = if s == own_edge {
                 1
             } else if s == their_edge {
@@ -210,6 +223,12 @@ impl Weights {
             Ok(i) => r * self.full[i].1,
             Err(_) => r,
         }
+    }
+
+    /// The strength of an inner ring alone (its canonical code).
+    #[inline]
+    pub fn ring_gamma(&self, ring: u32) -> f32 {
+        self.ring[ring as usize & (RING_CODES - 1)]
     }
 
     /// The number of whole patterns with a weight of their own.

@@ -1,8 +1,11 @@
 //! Playouts: a position filled to the last cell at random, then one winner check (a full Hex
 //! board has exactly one winner, so no move of the playout tests for a win), and the
-//! bridge-saving variant of Horrell et al. s.2.3.4 that answers an intrusion into a bridge.
+//! bridge-saving variant of Horrell et al. s.2.3.4 that answers an intrusion into a bridge,
+//! and a variant of it that also answers near the last move by the learned local patterns.
 
 use nash_board::{BitSet, Color, Geometry};
+
+use crate::patterns::{self, Matcher, Weights};
 
 /// The random number generator of the playouts: a xorshift64* (Vigna 2016), small, fast and
 /// reproducible from its seed.
@@ -46,6 +49,11 @@ pub(crate) enum Policy {
     /// As random, but a move into one of the opponent's bridges (two stones, or a stone and
     /// its edge, with two common empty neighbours) is answered in the bridge's other cell.
     Bridge,
+    /// As bridge, and a move that saves no bridge is drawn near the last move by the learned
+    /// strengths of the inner rings (`crate::patterns`): each empty neighbour of the last move
+    /// weighs its ring's strength, every other empty cell 1, and a draw outside the
+    /// neighbours is a uniformly random move.
+    Patterns,
 }
 
 /// The end of a playout: the winner and each colour's stones on the full board.
@@ -67,6 +75,8 @@ pub(crate) struct Playouts<B: BitSet> {
     cells: Vec<u16>,
     /// Each bit's index in `cells` (bridge playouts move an answer to the front).
     slot: Vec<u16>,
+    /// The matcher and weights of the pattern playouts.
+    patterns: Option<(Matcher<B>, &'static Weights)>,
 }
 
 impl<B: BitSet> Playouts<B> {
@@ -77,7 +87,9 @@ impl<B: BitSet> Playouts<B> {
             geom,
             policy,
             cells: Vec::with_capacity(n),
-            slot: vec![0; if policy == Policy::Bridge { B::CAPACITY } else { 0 }],
+            slot: vec![0; if policy == Policy::Random { 0 } else { B::CAPACITY }],
+            patterns: (policy == Policy::Patterns)
+                .then(|| (Matcher::new(geom), patterns::builtin())),
         }
     }
 
@@ -85,7 +97,7 @@ impl<B: BitSet> Playouts<B> {
     pub(crate) fn run(&mut self, black: B, white: B, to_move: Color, rng: &mut Rng) -> Filled<B> {
         match self.policy {
             Policy::Random => self.random(black, white, to_move, rng),
-            Policy::Bridge => self.bridge(black, white, to_move, rng),
+            Policy::Bridge | Policy::Patterns => self.bridge(black, white, to_move, rng),
         }
     }
 
@@ -139,6 +151,12 @@ impl<B: BitSet> Playouts<B> {
                     .bits()
                     .find(|&y| (geom.own_neighbours_of_bit(mover, y) & around).len() >= 2)
             });
+            let answer = match (answer, &self.patterns, last) {
+                (None, Some((m, w)), Some(x)) => {
+                    local_reply(m, w, geom, stones, mover, x, free, rng)
+                }
+                (a, _, _) => a,
+            };
             let j = match answer {
                 Some(y) => usize::from(self.slot[y]),
                 None => i + rng.below(n - i),
@@ -156,4 +174,44 @@ impl<B: BitSet> Playouts<B> {
         let winner = geom.full_board_winner(stones[0]);
         Filled { winner, black: stones[0] - black, white: stones[1] - white }
     }
+}
+
+/// A move near the last one, `x`, for `mover` (the pattern playouts): each empty neighbour of
+/// `x` weighs the strength of its inner ring, every other empty cell 1; `None` when the draw
+/// falls outside the neighbours.
+#[allow(clippy::too_many_arguments)]
+#[inline]
+fn local_reply<B: BitSet>(
+    m: &Matcher<B>,
+    w: &Weights,
+    geom: &Geometry<B>,
+    stones: [B; 2],
+    mover: Color,
+    x: usize,
+    free: B,
+    rng: &mut Rng,
+) -> Option<usize> {
+    let (mine, theirs) = (stones[mover.index()], stones[(!mover).index()]);
+    let mut near = [(0usize, 0f32); 6];
+    let mut k = 0;
+    let mut total = 0.0;
+    for y in (geom.neighbours_of_bit(x) & free).bits().take(6) {
+        let g = w.ring_gamma(m.ring_code(mine, theirs, mover, y));
+        near[k] = (y, g);
+        total += g;
+        k += 1;
+    }
+    if k == 0 {
+        return None;
+    }
+    let rest = (free.len() - k) as f32;
+    // 24 random bits, uniform in [0, 1).
+    let mut u = (rng.next() >> 40) as f32 / (1u32 << 24) as f32 * (total + rest);
+    for &(y, g) in &near[..k] {
+        if u < g {
+            return Some(y);
+        }
+        u -= g;
+    }
+    None
 }

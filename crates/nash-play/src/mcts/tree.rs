@@ -25,7 +25,7 @@ use nash_board::{BitSet, Cell, Color, Geometry, Position};
 use nash_search::{Analyser, Analysis, Verdict};
 
 use super::playout::{Filled, Playouts, Rng};
-use super::{Config, Limits, Order};
+use super::{Config, Limits, Order, Spread};
 use crate::patterns::{self, Matcher, Weights};
 
 /// What is proven about a node, for the player to move there.
@@ -526,10 +526,12 @@ pub(crate) struct Worker<B: BitSet> {
     rng: Rng,
     path: Vec<u32>,
     order: Vec<Cell>,
+    /// The circuit order of a node the patterns rank (with `order=both`).
+    circuit: Vec<Cell>,
     /// The rank of each cell (by bit) in `order`, for priors given to existing children.
     rank: Vec<u16>,
     shuffled: Vec<u16>,
-    /// The local-pattern matcher and weights, with `order=patterns`.
+    /// The local-pattern matcher and weights, with `order=patterns` or `order=both`.
     patterns: Option<(Matcher<B>, &'static Weights)>,
     /// The pattern weight of each cell (by bit) at the node being ordered.
     gammas: Vec<f32>,
@@ -553,6 +555,7 @@ impl<B: BitSet> Worker<B> {
             rng: Rng::new(0),
             path: Vec::with_capacity(geom.cells().len() + 2),
             order: Vec::with_capacity(geom.cells().len()),
+            circuit: Vec::with_capacity(geom.cells().len()),
             rank: vec![0; B::CAPACITY],
             fills: if cfg.playfill && cfg.knowledge().is_some() {
                 vec![(0, B::EMPTY, B::EMPTY); FILL_SLOTS]
@@ -560,7 +563,8 @@ impl<B: BitSet> Worker<B> {
                 Vec::new()
             },
             shuffled: Vec::with_capacity(geom.cells().len()),
-            patterns: (cfg.order == Order::Patterns && (cfg.prior > 0.0 || cfg.bias > 0.0))
+            patterns: (matches!(cfg.order, Order::Patterns | Order::Both)
+                && (cfg.prior > 0.0 || cfg.bias > 0.0))
                 .then(|| (Matcher::new(geom), patterns::builtin())),
             gammas: vec![0.0; B::CAPACITY],
             iterations: 0,
@@ -718,7 +722,7 @@ impl<B: BitSet> Worker<B> {
                 }
                 Verdict::Open if !an.moves().is_empty() => {
                     moves = an.moves();
-                    if self.patterns.is_none() && (cfg.prior > 0.0 || cfg.bias > 0.0) {
+                    if cfg.order != Order::Patterns && (cfg.prior > 0.0 || cfg.bias > 0.0) {
                         a.order(pos, moves, &mut self.order);
                     }
                     a.undo(pos, &an);
@@ -727,7 +731,11 @@ impl<B: BitSet> Worker<B> {
                 _ => a.undo(pos, &an),
             }
         }
+        // With the patterns, the children are ranked by them, and a circuit order (with
+        // `order=both`) adds its priors after.
+        self.circuit.clear();
         if self.patterns.is_some() {
+            std::mem::swap(&mut self.order, &mut self.circuit);
             self.pattern_order(pos, moves);
         }
         let count = moves.len();
@@ -746,10 +754,19 @@ impl<B: BitSet> Worker<B> {
                 c.init(usize::from(b), (0.0, 0.0));
             }
         } else {
+            let by_strength = self.patterns.is_some() && cfg.spread == Spread::Strength;
+            let strongest = self.order.first().map_or(1.0, |&c| self.gammas[B::bit_of(c)]);
             for (rank, (c, &cell)) in children.iter().zip(&self.order).enumerate() {
-                c.init(B::bit_of(cell), prior(cfg, rank, count));
+                let bit = B::bit_of(cell);
+                let amaf = if by_strength {
+                    strength_prior(cfg, self.gammas[bit] / strongest)
+                } else {
+                    prior(cfg, rank, count)
+                };
+                c.init(bit, amaf);
                 c.rank.store(rank as u16 + 1, Relaxed);
             }
+            add_priors::<B>(children, &self.circuit, &mut self.rank, cfg);
         }
         n.first.store(first as u32, Relaxed);
         n.children.store(count as u16, Relaxed);
@@ -792,8 +809,9 @@ impl<B: BitSet> Worker<B> {
             }
             Verdict::Open if !an.moves().is_empty() => {
                 let moves = an.moves();
-                // The patterns ordered the children at their expansion already.
-                if self.patterns.is_none() && (cfg.prior > 0.0 || cfg.bias > 0.0) {
+                // The patterns ordered the children at their expansion already; with
+                // `order=both` the circuit order adds its priors to theirs.
+                if cfg.order != Order::Patterns && (cfg.prior > 0.0 || cfg.bias > 0.0) {
                     a.order(pos, moves, &mut self.order);
                 }
                 a.undo(pos, &an);
@@ -802,22 +820,7 @@ impl<B: BitSet> Worker<B> {
                         c.prune();
                     }
                 }
-                if self.order.is_empty() {
-                    return;
-                }
-                for (rank, &cell) in self.order.iter().enumerate() {
-                    self.rank[B::bit_of(cell)] = rank as u16 + 1;
-                }
-                for c in children {
-                    let rank = self.rank[c.bit()];
-                    if rank > 0 {
-                        c.add_prior(prior(cfg, usize::from(rank - 1), self.order.len()));
-                        c.rank.store(rank, Relaxed);
-                    }
-                }
-                for &cell in &self.order {
-                    self.rank[B::bit_of(cell)] = 0;
-                }
+                add_priors::<B>(children, &self.order, &mut self.rank, cfg);
             }
             _ => a.undo(pos, &an),
         }
@@ -951,6 +954,27 @@ fn analyse<B: BitSet>(
     an
 }
 
+/// Adds the priors of `order` (best first) to the `children` it ranks, and makes it their rank
+/// for the progressive bias; `rank` is a zeroed table by cell bit, left zeroed.
+fn add_priors<B: BitSet>(children: &[Node], order: &[Cell], rank: &mut [u16], cfg: &Config) {
+    if order.is_empty() {
+        return;
+    }
+    for (r, &cell) in order.iter().enumerate() {
+        rank[B::bit_of(cell)] = r as u16 + 1;
+    }
+    for c in children {
+        let r = rank[c.bit()];
+        if r > 0 {
+            c.add_prior(prior(cfg, usize::from(r - 1), order.len()));
+            c.rank.store(r, Relaxed);
+        }
+    }
+    for &cell in order {
+        rank[B::bit_of(cell)] = 0;
+    }
+}
+
 /// The prior of the move ranked `rank` (from 0) among `count` by the circuit and H-score
 /// order: `cfg.prior` virtual AMAF playouts whose win rate falls from 0.75 for the best move
 /// to 0.25 for the worst.
@@ -961,4 +985,11 @@ fn prior(cfg: &Config, rank: usize, count: usize) -> (f32, f32) {
     let last = (count.max(2) - 1) as f32;
     let n = cfg.prior as f32;
     (n, n * (0.75 - 0.5 * rank as f32 / last))
+}
+
+/// The prior of a move whose pattern strength is `share` of the strongest move's:
+/// `cfg.prior` virtual AMAF playouts at the win rate `0.25 + 0.5 share`.
+fn strength_prior(cfg: &Config, share: f32) -> (f32, f32) {
+    let n = cfg.prior as f32;
+    (n, n * (0.25 + 0.5 * share.clamp(0.0, 1.0)))
 }

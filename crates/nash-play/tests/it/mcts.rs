@@ -20,6 +20,8 @@ const PLAYOUT_SHARES: &[(usize, &str, Color, &str, f64, f64)] = &[
     // 3x3 with Black's b1 b2 b3 column: Black has won whatever the fill.
     (3, "b1 a1 b2 a2 b3", Color::White, "random", 0.0, 0.0),
     (3, "b1 a1 b2 a2 b3", Color::White, "bridge", 0.0, 0.0),
+    (3, "b1 a1 b2 a2 b3", Color::White, "patterns", 0.0, 0.0),
+    (1, "", Color::Black, "patterns", 1.0, 0.0),
 ];
 
 #[test]
@@ -42,9 +44,12 @@ fn bridge_playouts_save_every_bridge() {
     // and b2, Black to move. Bridge playouts answer White's a2 with b2 and the other way
     // round, so Black always connects; random playouts sometimes give White both.
     let pos = position(3, "b1 c1 a3 c2");
-    let bridge = playouts(&pos, "bridge", 5_000, 1).unwrap();
     let random = playouts(&pos, "random", 5_000, 1).unwrap();
-    assert_eq!(bridge.wins, bridge.playouts, "bridge playouts lost a bridge");
+    // Pattern playouts save bridges first.
+    for policy in ["bridge", "patterns"] {
+        let bridge = playouts(&pos, policy, 5_000, 1).unwrap();
+        assert_eq!(bridge.wins, bridge.playouts, "{policy} playouts lost a bridge");
+    }
     assert!(random.wins < random.playouts, "random playouts always won: the test shows nothing");
 }
 
@@ -95,6 +100,7 @@ fn late_knowledge_proves_what_the_solver_proves() {
             "best:know=5,playouts=3000,playfill=true,bias=0.5",
             // So do the priors and the bias of the learned patterns.
             "best:know=5,playouts=3000,order=patterns,bias=0.5",
+            "best:know=5,playouts=3000,order=both,spread=strength",
         ] {
             let c = build(spec).unwrap().choose(&pos, &MoveBudget::default());
             let v = c.value.unwrap();
@@ -130,13 +136,14 @@ fn specs_read_and_write_every_setting() {
     assert_eq!(
         p.spec(),
         "mcts:c=0.5,rave=0,fpu=1,playout=random,playouts=5000,expand=1,know=0,fillin=false,\
-         mustplay=false,vc=false,solver=true,prior=0,order=circuit,bias=0,playfill=false,reuse=false,solve=0,defend=false,threads=2,parallel=root,mem=256,\
+         mustplay=false,vc=false,solver=true,prior=0,order=circuit,spread=rank,bias=0,playfill=false,reuse=false,solve=0,defend=false,threads=2,parallel=root,mem=256,\
          seed=1,swap=false"
     );
     let err = |s: &str| build(s).unwrap_err();
     assert!(matches!(err("amaf:playout=smart"), SpecError::BadValue { .. }));
     assert!(matches!(err("mcts:threads=0"), SpecError::BadValue { .. }));
     assert!(matches!(err("best:order=magic"), SpecError::BadValue { .. }));
+    assert!(matches!(err("best:spread=wide"), SpecError::BadValue { .. }));
     assert!(matches!(err("best:depth=3"), SpecError::UnknownSetting { .. }));
 }
 
