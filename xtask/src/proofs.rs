@@ -51,6 +51,10 @@ pub struct Args {
     /// Write every line out instead of closing it with a virtual connection.
     #[arg(long)]
     no_vc: bool,
+    /// Re-solve with fill-in (dead and captured cells), whose carriers hold the captured
+    /// cells and the empty cells their patterns need.
+    #[arg(long)]
+    fill_in: bool,
     /// The solver's memory limit in MiB.
     #[arg(long, default_value_t = 1024)]
     tt_mib: usize,
@@ -183,6 +187,7 @@ fn config(args: &Args) -> CertifyConfig {
         solver: SolverConfig { tt_mib: args.tt_mib, ..SolverConfig::default() },
         search: args.search,
         vc: !args.no_vc,
+        fill_in: args.fill_in,
     };
     cfg.solver.budget.time = args.time_limit;
     cfg

@@ -43,11 +43,21 @@ pub struct CertifyConfig {
     /// H-search derivation (a `Vc` node), where nash-vc's H-search (recording how it makes
     /// each connection) or, failing that, a small H-search of this module finds one.
     pub vc: bool,
+    /// Re-solve with the solver's fill-in (dead and captured cells filled, inferior moves
+    /// pruned) as `solver` has it. Off by default: a proof found after the fill keeps the
+    /// cells captured and the empty cells their patterns need in its carrier, and the larger
+    /// carriers make certificates several times larger (docs/proofs.md).
+    pub fill_in: bool,
 }
 
 impl Default for CertifyConfig {
     fn default() -> CertifyConfig {
-        CertifyConfig { solver: SolverConfig::default(), search: DEFAULT_SEARCH, vc: true }
+        CertifyConfig {
+            solver: SolverConfig::default(),
+            search: DEFAULT_SEARCH,
+            vc: true,
+            fill_in: false,
+        }
     }
 }
 
@@ -163,7 +173,8 @@ pub(crate) fn certificate_in<B: BitSet>(
         return Err(CertifyError::SearchLimit(cfg.search));
     }
     let _span = tracing::debug_span!("certificate").entered();
-    let step = SolverConfig { kind: SolverKind::Dfpn, threads: 1, ..cfg.solver.clone() };
+    let mut step = SolverConfig { kind: SolverKind::Dfpn, threads: 1, ..cfg.solver.clone() };
+    step.knowledge.fill_in &= cfg.fill_in;
     let setup = Setup::one(&step, pos.geometry());
     let mut vcs = nash_vc::VcBuilder::<B>::default();
     vcs.set_recording(true);

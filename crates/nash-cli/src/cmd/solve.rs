@@ -422,6 +422,7 @@ fn write_proof<B: BitSet>(
         solver: cfg.clone(),
         search: args.proof_search.into(),
         vc: !args.proof_no_vc,
+        ..CertifyConfig::default()
     };
     let cannot = |what: &str, p: &std::path::Path, e: std::io::Error| {
         anyhow::anyhow!("cannot {what} {}: {e}", p.display())
