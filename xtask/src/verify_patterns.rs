@@ -11,7 +11,8 @@
 //! - `dominated C`: with C to move, if a move to a target wins then the move to the dominator
 //!   wins too (so a pruned move is never the only winning move).
 //!
-//! The task exits non-zero if any claim fails, printing the counterexample.
+//! The task exits non-zero if any claim fails, printing the counterexample, or if a pattern
+//! fits on none of the boards (it would pass without a single check).
 
 use std::path::PathBuf;
 
@@ -77,6 +78,12 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             }
         }
         eprintln!("{cols}x{rows} done in {:.1} s", started.elapsed().as_secs_f64());
+    }
+    // A pattern that fits on none of the boards was checked nowhere: that is no pass.
+    for (_, o) in &mut outcomes {
+        if o.failure.is_none() && o.placements == 0 {
+            o.failure = Some("fits on none of the verification boards: nothing was checked".into());
+        }
     }
     let mut failed = 0;
     for (name, o) in &outcomes {
