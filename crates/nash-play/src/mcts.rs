@@ -31,28 +31,35 @@ use crate::player::{Choice, MoveBudget, Player};
 use crate::spec::{Settings, SpecError};
 use crate::swap;
 
-impl FromStr for Policy {
-    type Err = ();
+/// `FromStr` and `Display` for a setting whose values are the variants of an enum, each
+/// with its one name.
+macro_rules! setting_names {
+    ($ty:ident { $($variant:ident => $name:literal),+ $(,)? }) => {
+        impl FromStr for $ty {
+            type Err = ();
 
-    fn from_str(s: &str) -> Result<Policy, ()> {
-        match s {
-            "random" => Ok(Policy::Random),
-            "bridge" => Ok(Policy::Bridge),
-            "patterns" => Ok(Policy::Patterns),
-            _ => Err(()),
+            fn from_str(s: &str) -> Result<$ty, ()> {
+                match s {
+                    $($name => Ok($ty::$variant),)+
+                    _ => Err(()),
+                }
+            }
         }
-    }
+
+        impl std::fmt::Display for $ty {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str(match self {
+                    $($ty::$variant => $name,)+
+                })
+            }
+        }
+    };
 }
 
-impl std::fmt::Display for Policy {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(match self {
-            Policy::Random => "random",
-            Policy::Bridge => "bridge",
-            Policy::Patterns => "patterns",
-        })
-    }
-}
+setting_names!(Policy { Random => "random", Bridge => "bridge", Patterns => "patterns" });
+setting_names!(Order { Circuit => "circuit", Patterns => "patterns", Both => "both" });
+setting_names!(Spread { Rank => "rank", Strength => "strength" });
+setting_names!(Parallel { Root => "root", Tree => "tree" });
 
 /// Everything a Monte Carlo player is built from; the registry gives each named player its
 /// defaults, and every one of them is a setting of the spec.
@@ -271,29 +278,6 @@ pub(crate) enum Order {
     Both,
 }
 
-impl FromStr for Order {
-    type Err = ();
-
-    fn from_str(s: &str) -> Result<Order, ()> {
-        match s {
-            "circuit" => Ok(Order::Circuit),
-            "patterns" => Ok(Order::Patterns),
-            "both" => Ok(Order::Both),
-            _ => Err(()),
-        }
-    }
-}
-
-impl std::fmt::Display for Order {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(match self {
-            Order::Circuit => "circuit",
-            Order::Patterns => "patterns",
-            Order::Both => "both",
-        })
-    }
-}
-
 /// How the priors of the pattern order fall from its strongest move to its weakest.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Spread {
@@ -302,27 +286,6 @@ pub(crate) enum Spread {
     /// With the strength `g`: win rate `0.25 + 0.5 g / g_max`, so that the few strong moves
     /// stand out and the many weak ones sit near 0.25 together.
     Strength,
-}
-
-impl FromStr for Spread {
-    type Err = ();
-
-    fn from_str(s: &str) -> Result<Spread, ()> {
-        match s {
-            "rank" => Ok(Spread::Rank),
-            "strength" => Ok(Spread::Strength),
-            _ => Err(()),
-        }
-    }
-}
-
-impl std::fmt::Display for Spread {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(match self {
-            Spread::Rank => "rank",
-            Spread::Strength => "strength",
-        })
-    }
 }
 
 /// How the threads of a search share the work.
@@ -334,27 +297,6 @@ pub(crate) enum Parallel {
     /// The threads grow one tree, lock-free, with a virtual loss for each playout in flight
     /// (Chaslot, Winands and van den Herik 2008; Enzenberger and Müller 2009).
     Tree,
-}
-
-impl FromStr for Parallel {
-    type Err = ();
-
-    fn from_str(s: &str) -> Result<Parallel, ()> {
-        match s {
-            "root" => Ok(Parallel::Root),
-            "tree" => Ok(Parallel::Tree),
-            _ => Err(()),
-        }
-    }
-}
-
-impl std::fmt::Display for Parallel {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(match self {
-            Parallel::Root => "root",
-            Parallel::Tree => "tree",
-        })
-    }
 }
 
 /// Playouts per move when neither the player's `playouts` setting nor the budget sets a
