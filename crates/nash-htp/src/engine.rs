@@ -537,6 +537,7 @@ impl Engine {
             nodes: self.play.max_nodes,
             playouts: self.play.max_playouts,
             cancel: self.stop.as_ref().map(|(c, _)| Arc::clone(c)),
+            solved: false,
         };
         Some(self.player.choose(&pos, &budget))
     }
@@ -599,6 +600,7 @@ impl Engine {
             nodes: self.play.max_nodes,
             playouts: self.play.max_playouts,
             cancel: self.stop.as_ref().map(|(c, _)| Arc::clone(c)),
+            solved: false,
         };
         let cfg = self.solver_config(SolverKind::Dfpn);
         let d = decide(&pos, self.player.as_mut(), &budget, &self.play.moves, &cfg);

@@ -1,10 +1,12 @@
 //! Choosing a move for a game: the solver first, then the player.
 //!
 //! A position the solver proves within a short budget is played perfectly whatever the player:
-//! on boards up to 11×11 a df-pn solve of at most [`MoveSettings::solve_time`] (and a third of
-//! the move's time) comes first, and a proven win is played at once; a proven loss on the
-//! second move is turned by swapping when swap is allowed. Everything else is the player's.
-//! HTP's `genmove`, `nash genmove` and `nash play` all move through [`decide`].
+//! on boards up to 11×11 a df-pn solve of at most [`MoveSettings::solve_time`] (and, in a timed
+//! move, a third of the move's time once at most [`SOLVE_EMPTY_MAX`] cells are empty:
+//! [`solve_time`]) comes first, and a proven win is played at once; a proven loss on the
+//! second move is turned by swapping when swap is allowed. Everything else, and whatever time
+//! the solver did not use, is the player's. HTP's `genmove`, `nash genmove` and `nash play` all
+//! move through [`decide`]; `RUST_LOG=nash_htp=debug` logs where each move's time went.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{mpsc, Arc};
@@ -23,6 +25,11 @@ pub const GENMOVE_SOLVE_TIME: Duration = Duration::from_secs(1);
 /// The largest board (in cells) on which the solver runs in front of the player: beyond 11×11
 /// one connection build alone takes longer than a move should.
 const SOLVE_MAX_CELLS: usize = 121;
+
+/// With more empty cells than this a timed move gets no solve in front of the player: on 9x9
+/// positions of games against MoHex, df-pn within a third of a second decided none beyond what
+/// its root's virtual connections show (docs/players.md, "Where a move's time goes").
+pub const SOLVE_EMPTY_MAX: usize = 60;
 
 /// How moves are chosen, beyond the player itself.
 #[derive(Clone, Debug, PartialEq)]
@@ -73,6 +80,8 @@ pub struct Decision {
     /// What the player reported (value, line, scores, depth, nodes); for a solver's move, the
     /// move, its line so far, the solver's nodes and time.
     pub choice: Choice,
+    /// The time the solver took in front of the player (zero when it did not run).
+    pub solve_elapsed: Duration,
     /// The whole decision's time, solver included.
     pub elapsed: Duration,
 }
@@ -95,17 +104,20 @@ pub fn decide(
             by: DecidedBy::GameOver,
             proven: None,
             choice: Choice::bare(Move::Resign),
+            solve_elapsed: Duration::ZERO,
             elapsed: start.elapsed(),
         };
     }
     let swap_ok = settings.allow_swap && swap_legal(pos);
     let mut proven = None;
-    let mut solve_time = settings.solve_time;
-    if let Some(t) = budget.time {
-        solve_time = solve_time.min(t / 3);
-    }
+    let empty = with_position!(pos, p => p.empty_cells().len());
     let small = pos.cols() * pos.rows() <= SOLVE_MAX_CELLS;
-    if small && !solve_time.is_zero() {
+    let solve_time = if small {
+        solve_time(settings.solve_time, budget.time, empty, swap_ok)
+    } else {
+        Duration::ZERO
+    };
+    if !solve_time.is_zero() {
         let mut cfg = solver.clone();
         cfg.budget.time = Some(solve_time);
         if let Some(found) = with_position!(pos, p => solved_move(p, &cfg)) {
@@ -123,19 +135,25 @@ pub fn decide(
                 }
                 choice.nodes = nodes;
                 choice.elapsed = start.elapsed();
-                return Decision {
+                let d = Decision {
                     mv,
                     by: DecidedBy::Solver,
                     proven,
                     choice,
+                    solve_elapsed: start.elapsed(),
                     elapsed: start.elapsed(),
                 };
+                trace(&d, empty, solve_time);
+                return d;
             }
         }
     }
+    let solve_elapsed = if solve_time.is_zero() { Duration::ZERO } else { start.elapsed() };
+    // What the solver did not use goes to the player: its time runs from now to the move's end.
     let mut left = budget.clone();
     left.time =
         budget.time.map(|t| t.saturating_sub(start.elapsed()).max(Duration::from_millis(1)));
+    left.solved = left.solved || !solve_time.is_zero();
     let choice = choose_within(pos, player, &left);
     let mv = match choice.mv {
         Move::SwapSides | Move::SwapPieces if swap_ok => Move::SwapPieces,
@@ -143,7 +161,48 @@ pub fn decide(
         Move::Cell(c) if with_position!(pos, p => p.empty_cells().contains(c)) => Move::Cell(c),
         _ => with_position!(pos, p => fallback(p)),
     };
-    Decision { mv, by: DecidedBy::Player, proven, choice, elapsed: start.elapsed() }
+    let d = Decision {
+        mv,
+        by: DecidedBy::Player,
+        proven,
+        choice,
+        solve_elapsed,
+        elapsed: start.elapsed(),
+    };
+    trace(&d, empty, solve_time);
+    d
+}
+
+/// The solver's budget in front of the player, for a move of `time` (`None`: no limit) in a
+/// position with `empty` empty cells: `cap` at most, and with a move time a third of it, but
+/// nothing while the position has more than [`SOLVE_EMPTY_MAX`] empty cells, unless `swap`
+/// (the second move, where a proven loss is answered by swapping). Such positions the short
+/// solve decides only at its root, by virtual connections, which the player's own knowledge
+/// sees too (`best`'s, at its root), so its third would be lost to the player. Whatever the
+/// solver does not use goes back to the player.
+pub fn solve_time(cap: Duration, time: Option<Duration>, empty: usize, swap: bool) -> Duration {
+    match time {
+        None => cap,
+        Some(_) if empty > SOLVE_EMPTY_MAX && !swap => Duration::ZERO,
+        Some(t) => cap.min(t / 3),
+    }
+}
+
+/// One line per move for `RUST_LOG=nash_htp=debug`: where the move's time went.
+fn trace(d: &Decision, empty: usize, solve_budget: Duration) {
+    tracing::debug!(
+        target: "nash_htp::genmove",
+        empty,
+        by = d.by.name(),
+        proven = d.proven.map(|c| c.to_string()),
+        solve_budget = solve_budget.as_secs_f64(),
+        solve = d.solve_elapsed.as_secs_f64(),
+        player = (d.elapsed - d.solve_elapsed).as_secs_f64(),
+        total = d.elapsed.as_secs_f64(),
+        nodes = d.choice.nodes,
+        value = d.choice.value,
+        "move"
+    );
 }
 
 /// Runs the player with a watchdog: if it has not answered a quarter after its time, its
@@ -191,4 +250,49 @@ fn solved_move<B: BitSet>(
 /// The shortest-path choice, for a player whose move cannot be played.
 fn fallback<B: BitSet>(p: &Position<B>) -> Move {
     shortest::best_move(p, p.to_move(), p.empty_cells(), |_| 0.0).map_or(Move::Resign, Move::Cell)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ms(n: u64) -> Duration {
+        Duration::from_millis(n)
+    }
+
+    /// `(cap, move time, empty cells, whether a swap may answer, the solver's budget)`.
+    fn check(cases: &[(Duration, Option<Duration>, usize, bool, Duration)]) {
+        for &(cap, time, empty, swap, expected) in cases {
+            let got = solve_time(cap, time, empty, swap);
+            assert_eq!(got, expected, "cap {cap:?}, time {time:?}, {empty} empty, swap {swap}");
+        }
+    }
+
+    #[test]
+    fn a_timed_move_is_solved_for_a_third_of_its_time_once_few_cells_are_left() {
+        let cap = GENMOVE_SOLVE_TIME;
+        check(&[
+            // The opening of 9x9 and anything beyond the limit: all to the player.
+            (cap, Some(ms(850)), 79, false, ms(0)),
+            (cap, Some(ms(850)), SOLVE_EMPTY_MAX + 1, false, ms(0)),
+            // A third of the move from the limit down.
+            (cap, Some(ms(900)), SOLVE_EMPTY_MAX, false, ms(300)),
+            (cap, Some(ms(900)), 3, false, ms(300)),
+            // The second move, where a proven loss is turned by swapping, is always solved.
+            (cap, Some(ms(900)), 80, true, ms(300)),
+            // The cap (`solve_time`) bounds a long move.
+            (cap, Some(ms(6000)), 10, false, ms(1000)),
+            (ms(0), Some(ms(900)), 10, false, ms(0)),
+            (ms(0), Some(ms(900)), 80, true, ms(0)),
+        ]);
+    }
+
+    #[test]
+    fn without_a_move_time_the_solver_gets_its_cap() {
+        check(&[
+            (ms(1000), None, 80, false, ms(1000)),
+            (ms(1000), None, 5, false, ms(1000)),
+            (ms(0), None, 5, true, ms(0)),
+        ]);
+    }
 }

@@ -504,10 +504,13 @@ fn choose<B: BitSet>(forest: &Forest<B>, start: Instant) -> Choice {
 }
 
 /// A winning move by the solver when the position has few empty cells: at most half the
-/// move's time, or 100,000 nodes without a time limit (deterministic).
+/// move's time, or 100,000 nodes without a time limit (deterministic). Not when the caller's
+/// solver has tried the position already (`budget.solved`): the same solve again would only
+/// take the search's time. Whatever the solve leaves goes to the search, whose deadline counts
+/// from the start of the move.
 fn short_solve<B: BitSet>(pos: &Position<B>, cfg: &Config, budget: &MoveBudget) -> Option<Cell> {
     let empty = pos.empty_cells().len();
-    if empty > cfg.solve as usize {
+    if empty > cfg.solve as usize || budget.solved {
         return None;
     }
     let mut sc = SolverConfig { tt_mib: 64, ..SolverConfig::default() };

@@ -19,6 +19,9 @@ pub struct MoveBudget {
     /// Set by another thread to stop the search; the player then answers with the best move
     /// found so far.
     pub cancel: Option<Arc<AtomicBool>>,
+    /// A solver has already tried this position for the caller, within part of this move's
+    /// time, and not decided it: a player that solves first skips its own short solve.
+    pub solved: bool,
 }
 
 /// A player's move and what it saw choosing it.

@@ -215,3 +215,42 @@ fn a_player_that_swaps_is_answered_swap_pieces() {
         decide(&position(2, "a1 b1 a2"), &mut Swapper, &MoveBudget::default(), &no_solver, &cfg);
     assert_eq!((d.mv, d.by), (Move::Resign, DecidedBy::GameOver));
 }
+
+/// A player that plays the first empty cell and keeps the budgets it was given.
+#[derive(Debug, Default)]
+struct Recorder {
+    budgets: Vec<MoveBudget>,
+}
+
+impl Player for Recorder {
+    fn spec(&self) -> String {
+        "recorder".into()
+    }
+
+    fn choose(&mut self, pos: &AnyPosition, budget: &MoveBudget) -> Choice {
+        self.budgets.push(budget.clone());
+        let cell = nash_board::with_position!(pos, p => p.empty_cells().iter().next());
+        Choice::bare(cell.map_or(Move::Resign, Move::Cell))
+    }
+}
+
+#[test]
+fn the_player_gets_what_the_solver_leaves_and_knows_it_ran() {
+    let cfg = SolverConfig::default();
+    let settings = MoveSettings { solve_time: Duration::from_secs(1), allow_swap: false };
+    let second = Duration::from_secs(1);
+    let budget = MoveBudget { time: Some(second), ..MoveBudget::default() };
+    // 9x9 after one move: too many empty cells for a solve, the whole second is the player's.
+    let mut p = Recorder::default();
+    let d = decide(&position(9, "e5"), &mut p, &budget, &settings, &cfg);
+    assert_eq!((d.by, d.proven, d.solve_elapsed), (DecidedBy::Player, None, Duration::ZERO));
+    let [b] = p.budgets.as_slice() else { panic!("one move, {} budgets", p.budgets.len()) };
+    assert!(!b.solved && b.time.is_some_and(|t| t <= second), "{b:?}");
+    // 3x3 after b2 without swap: the solver proves White lost and the player moves with the
+    // rest of the second, told that the position was solved for.
+    let mut p = Recorder::default();
+    let d = decide(&position(3, "b2"), &mut p, &budget, &settings, &cfg);
+    assert_eq!((d.by, d.proven), (DecidedBy::Player, Some(nash_board::Color::Black)));
+    let [b] = p.budgets.as_slice() else { panic!("one move, {} budgets", p.budgets.len()) };
+    assert!(b.solved && b.time.is_some_and(|t| t <= second - d.solve_elapsed), "{b:?}");
+}

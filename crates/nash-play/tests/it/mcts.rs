@@ -210,6 +210,10 @@ fn a_small_position_is_solved_first() {
     assert!(c.value.unwrap() >= PROVEN && c.nodes == 0, "{c:?}");
     let c = build("mcts:solve=8").unwrap().choose(&pos, &nodes(1));
     assert!(c.value.unwrap() < PROVEN && c.nodes == 1, "{c:?}");
+    // A position the caller's solver has tried already is not solved again.
+    let tried = MoveBudget { solved: true, ..nodes(1) };
+    let c = build("mcts:solve=9").unwrap().choose(&pos, &tried);
+    assert!(c.value.unwrap() < PROVEN && c.nodes == 1, "{c:?}");
 }
 
 #[test]
