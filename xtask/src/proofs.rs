@@ -55,6 +55,13 @@ pub struct Args {
     /// cells and the empty cells their patterns need.
     #[arg(long)]
     fill_in: bool,
+    /// Re-solve with decompositions, whose proofs' carriers are larger.
+    #[arg(long)]
+    decompositions: bool,
+    /// Without --fill-in: re-solve with fill-in a position not solved within this many nodes
+    /// without it.
+    #[arg(long)]
+    fill_in_beyond: Option<u64>,
     /// The solver's memory limit in MiB.
     #[arg(long, default_value_t = 1024)]
     tt_mib: usize,
@@ -84,6 +91,9 @@ struct Row {
     check: Duration,
     /// The CPU time of the check, where the system tells it.
     check_cpu: Option<Duration>,
+    /// The positions solved again, and how many of them with fill-in.
+    solves: u64,
+    filled: u64,
 }
 
 /// Where a certificate's nodes are spooled while it is built: a file, or memory.
@@ -118,6 +128,11 @@ struct Record {
     /// the whole run so far, so a position's own only in a run of one).
     #[serde(default)]
     peak_rss_mib: Option<f64>,
+    /// The positions solved again, and how many of them with fill-in (`--fill-in-beyond`).
+    #[serde(default)]
+    solves: Option<u64>,
+    #[serde(default)]
+    filled: Option<u64>,
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
@@ -188,6 +203,8 @@ fn config(args: &Args) -> CertifyConfig {
         search: args.search,
         vc: !args.no_vc,
         fill_in: args.fill_in,
+        decompositions: args.decompositions,
+        fill_in_beyond: args.fill_in_beyond,
     };
     cfg.solver.budget.time = args.time_limit;
     cfg
@@ -285,6 +302,9 @@ fn measure(args: &Args) -> anyhow::Result<()> {
                         r.check.as_secs_f64(),
                         secs(r.check_cpu)
                     );
+                    if r.filled > 0 {
+                        println!("           {} re-solves, {} with fill-in", r.solves, r.filled);
+                    }
                     Record {
                         size: n,
                         position: case.label.clone(),
@@ -299,6 +319,8 @@ fn measure(args: &Args) -> anyhow::Result<()> {
                         time_limit: limit,
                         cpu_limit,
                         peak_rss_mib: peak_rss_mib(),
+                        solves: Some(r.solves),
+                        filled: Some(r.filled),
                     }
                 }
                 Err(e) => {
@@ -323,6 +345,8 @@ fn measure(args: &Args) -> anyhow::Result<()> {
                         time_limit: limit,
                         cpu_limit,
                         peak_rss_mib: peak_rss_mib(),
+                        solves: None,
+                        filled: None,
                     }
                 }
             };
@@ -514,5 +538,7 @@ fn one(case: &Case, cfg: &CertifyConfig, spool: SpoolTo<'_>) -> anyhow::Result<R
         build_cpu,
         check,
         check_cpu,
+        solves: made.solves,
+        filled: made.filled,
     })
 }

@@ -22,7 +22,7 @@ use std::time::Instant;
 use nash_board::{BitSet, Cell, Color, Position};
 use nash_proof::{At, Certificate, End, Node, Spool};
 
-use crate::config::{SolverConfig, SolverKind};
+use crate::config::{Budget, SolverConfig, SolverKind};
 use crate::dfpn::Resolver;
 use crate::entry::Setup;
 use crate::outcome::{Outcome, SolveResult, StopReason};
@@ -48,6 +48,16 @@ pub struct CertifyConfig {
     /// cells captured and the empty cells their patterns need in its carrier, and the larger
     /// carriers make certificates several times larger (docs/proofs.md).
     pub fill_in: bool,
+    /// Re-solve with decompositions (a position split into parts, each proven apart) as
+    /// `solver` has them. Off by default: the carriers of their proofs are larger, and
+    /// without them 7×7 certificates were 37 to 74% smaller and quicker to build
+    /// (docs/proofs.md).
+    pub decompositions: bool,
+    /// Without `fill_in`: a re-solve that has searched this many nodes without an answer is
+    /// given up and the position solved with fill-in instead, by a second worker in the same
+    /// table (`None`: never). The positions near the root of a large board, which take far
+    /// longer to solve without fill-in, are then solved with it and the others without.
+    pub fill_in_beyond: Option<u64>,
 }
 
 impl Default for CertifyConfig {
@@ -57,6 +67,8 @@ impl Default for CertifyConfig {
             search: DEFAULT_SEARCH,
             vc: true,
             fill_in: false,
+            decompositions: false,
+            fill_in_beyond: None,
         }
     }
 }
@@ -134,6 +146,11 @@ pub struct Streamed {
     pub nodes: usize,
     /// The bytes written to the spool.
     pub bytes: u64,
+    /// The positions solved again, and how many of them with fill-in after
+    /// [`CertifyConfig::fill_in_beyond`] nodes without.
+    pub solves: u64,
+    /// See `solves`.
+    pub filled: u64,
 }
 
 /// [`certificate`] with its nodes written to `spool` as they are made (each node's postcard
@@ -174,6 +191,11 @@ pub(crate) fn certificate_in<B: BitSet>(
     }
     let _span = tracing::debug_span!("certificate").entered();
     let mut step = SolverConfig { kind: SolverKind::Dfpn, threads: 1, ..cfg.solver.clone() };
+    step.knowledge.decompositions &= cfg.decompositions;
+    let fallback = (!cfg.fill_in && step.knowledge.fill_in)
+        .then_some(cfg.fill_in_beyond)
+        .flatten()
+        .map(|n| (n.max(1), Setup::one(&step, pos.geometry())));
     step.knowledge.fill_in &= cfg.fill_in;
     let setup = Setup::one(&step, pos.geometry());
     let mut vcs = nash_vc::VcBuilder::<B>::default();
@@ -182,6 +204,9 @@ pub(crate) fn certificate_in<B: BitSet>(
         derive: derive::Deriver::new(),
         vcs,
         worker: Resolver::new(pos, &setup.ctx(table)),
+        filler: fallback.as_ref().map(|(n, s)| (*n, Resolver::new(pos, &s.ctx(table)))),
+        solves: 0,
+        filled: 0,
         step,
         budget: cfg.solver.budget.clone(),
         start: Instant::now(),
@@ -225,6 +250,8 @@ pub(crate) fn certificate_in<B: BitSet>(
         },
         nodes,
         bytes,
+        solves: b.solves,
+        filled: b.filled,
     })
 }
 
@@ -292,6 +319,11 @@ struct Builder<'t, B: BitSet> {
     /// nash-vc's H-search, recording how it makes each connection: tried first.
     vcs: nash_vc::VcBuilder<B>,
     worker: Resolver<'t, B>,
+    /// The worker with fill-in, and the nodes after which a solve without it gives way to it.
+    filler: Option<(u64, Resolver<'t, B>)>,
+    /// The positions solved, and how many of them by `filler`.
+    solves: u64,
+    filled: u64,
     step: SolverConfig,
     budget: crate::Budget,
     start: Instant,
@@ -315,6 +347,40 @@ impl<B: BitSet> Builder<'_, B> {
         if let Some(r) = crate::decided(pos) {
             return Ok(r);
         }
+        self.solves += 1;
+        if let Some(beyond) = self.filler.as_ref().map(|f| f.0) {
+            let budget = self.left()?;
+            let short = budget.nodes.map_or(true, |n| n > beyond);
+            self.step.budget =
+                Budget { nodes: Some(budget.nodes.map_or(beyond, |n| n.min(beyond))), ..budget };
+            let r = self.worker.solve(pos, &self.step);
+            self.used += r.stats.nodes;
+            match r.outcome {
+                Outcome::Unknown { reason: StopReason::NodeLimit } if short => {}
+                Outcome::Unknown { reason } => return Err(CertifyError::Unknown(reason)),
+                _ => return Ok(r),
+            }
+            self.filled += 1;
+            self.step.budget = self.left()?;
+            let Some((_, filler)) = &mut self.filler else { unreachable!() };
+            let r = filler.solve(pos, &self.step);
+            self.used += r.stats.nodes;
+            return match r.outcome {
+                Outcome::Unknown { reason } => Err(CertifyError::Unknown(reason)),
+                _ => Ok(r),
+            };
+        }
+        self.step.budget = self.left()?;
+        let r = self.worker.solve(pos, &self.step);
+        self.used += r.stats.nodes;
+        match r.outcome {
+            Outcome::Unknown { reason } => Err(CertifyError::Unknown(reason)),
+            _ => Ok(r),
+        }
+    }
+
+    /// What is left of the certificate's budget, or why nothing is.
+    fn left(&self) -> Result<Budget, CertifyError> {
         let Some(budget) = crate::pv::left(&self.budget, self.start, self.used) else {
             let out_of_time = self.budget.time.is_some_and(|t| self.start.elapsed() >= t);
             let out_of_nodes = self.budget.nodes.is_some_and(|n| self.used >= n);
@@ -324,13 +390,7 @@ impl<B: BitSet> Builder<'_, B> {
                 _ => StopReason::Cancelled,
             }));
         };
-        self.step.budget = budget;
-        let r = self.worker.solve(pos, &self.step);
-        self.used += r.stats.nodes;
-        match r.outcome {
-            Outcome::Unknown { reason } => Err(CertifyError::Unknown(reason)),
-            _ => Ok(r),
-        }
+        Ok(budget)
     }
 
     fn push(&mut self, node: Node) -> Result<u32, CertifyError> {

@@ -48,6 +48,41 @@ fn certificates_of_the_ground_truth_check() {
     }
 }
 
+#[test]
+fn certificates_with_fill_in_or_decompositions_check() {
+    // Re-solves with fill-in, with decompositions, and without fill-in but handing each
+    // position to a worker with it after one node or after 50.
+    let ways = [
+        CertifyConfig { fill_in: true, ..CertifyConfig::default() },
+        CertifyConfig { decompositions: true, ..CertifyConfig::default() },
+        CertifyConfig { fill_in_beyond: Some(1), ..CertifyConfig::default() },
+        CertifyConfig { fill_in_beyond: Some(50), ..CertifyConfig::default() },
+    ];
+    let small = solved_up_to(6);
+    let sample = small
+        .iter()
+        .filter(|s| s.size == 5)
+        .step_by(40)
+        .chain(small.iter().filter(|s| s.size == 6 && s.moves == "e1"));
+    let mut filled = 0;
+    for s in sample {
+        for (i, cfg) in ways.iter().enumerate() {
+            let label = format!("{}x{} {} (way {i})", s.size, s.size, s.moves);
+            let mut spool = Vec::new();
+            let made = certificate_to(&s.position(), cfg, &mut spool).expect("certifies");
+            if i == 2 {
+                filled += made.filled;
+            }
+            let mut bytes = made.head.binary_head(made.nodes);
+            bytes.extend(spool);
+            let cert = Certificate::from_bytes(&bytes).expect("reads back");
+            let checked = check(&cert).unwrap_or_else(|e| panic!("{label}: {e}"));
+            assert_eq!(checked.winner, s.winner, "{label}");
+        }
+    }
+    assert!(filled > 0, "no position was handed to fill-in");
+}
+
 /// 4x4 positions with their certificates written out to won boards (no virtual connections,
 /// no search), and the position at
 /// which each node is first reached.
