@@ -34,16 +34,25 @@ pub struct Args {
     /// of up to 16 cells).
     #[arg(long, default_value_t = 1000)]
     samples: usize,
-    /// Completions to sample per placement on the 5x5 board (each needs a fresh search).
+    /// Completions to sample per placement on the boards of more than 16 cells (4x5, 5x4,
+    /// 5x5), where each needs a fresh search.
     #[arg(long, default_value_t = 40)]
     samples_5x5: usize,
     /// Enumerate every completion when there are at most this many.
     #[arg(long, default_value_t = 20_000)]
     exhaustive_limit: usize,
+    /// On the boards of more than 16 cells, enumerate every completion when there are at most
+    /// this many (a pattern that covers most of the board leaves few free cells).
+    #[arg(long, default_value_t = 729)]
+    exhaustive_large: usize,
 }
 
-/// Boards the patterns are placed on: the dense oracle serves up to 16 cells; 5x5 is sampled.
-const BOARDS: [(usize, usize); 6] = [(3, 3), (4, 4), (3, 5), (5, 3), (4, 3), (5, 5)];
+/// Boards the patterns are placed on: the dense oracle serves up to 16 cells; 4x5, 5x4 and
+/// 5x5 use the hash oracle, enumerated where a placement leaves few free cells and sampled
+/// elsewhere. The oblong boards put a pattern near two parallel edges of one colour at
+/// distances the square boards do not.
+const BOARDS: [(usize, usize); 8] =
+    [(3, 3), (4, 4), (3, 5), (5, 3), (4, 3), (4, 5), (5, 4), (5, 5)];
 
 #[derive(Debug, Default)]
 struct Outcome {
@@ -138,7 +147,8 @@ fn verify(
             };
             let base_b = o.compact(pl.black);
             let base_w = o.compact(pl.white);
-            if dense && total <= args.exhaustive_limit as f64 {
+            let limit = if dense { args.exhaustive_limit } else { args.exhaustive_large };
+            if total <= limit as f64 {
                 for k in 0..total as u64 {
                     let (mut b, mut w, mut k) = (base_b, base_w, k);
                     for &i in &free {
@@ -153,6 +163,9 @@ fn verify(
                         out.failure = Some(e);
                         return;
                     }
+                }
+                if !dense {
+                    o.clear();
                 }
             } else {
                 // Sparse boards keep the hash oracle fast: most free cells get a stone.
