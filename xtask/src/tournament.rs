@@ -155,6 +155,14 @@ struct GameLine {
     think: Option<[f64; 2]>,
     #[serde(default)]
     genmoves: Option<[usize; 2]>,
+    /// Per colour: the same over the moves that took at least a tenth of the time a move, and
+    /// the longest move (absent in results written before they were recorded).
+    #[serde(default)]
+    think_slow: Option<[f64; 2]>,
+    #[serde(default)]
+    genmoves_slow: Option<[usize; 2]>,
+    #[serde(default)]
+    longest: Option<[f64; 2]>,
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
@@ -243,6 +251,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             seconds: played.seconds,
             think: Some(played.think),
             genmoves: Some(played.genmoves),
+            think_slow: Some(played.think_slow),
+            genmoves_slow: Some(played.genmoves_slow),
+            longest: Some(played.longest),
         };
         // One line per game, written whole: an interruption loses at most the games running.
         writeln!(log, "{}", serde_json::to_string(&line)?)
@@ -459,8 +470,15 @@ struct EngineRow {
     elo_95: f64,
     /// The mean seconds a `genmove` took, over the games that recorded it.
     seconds_per_move: Option<f64>,
+    /// The mean over the moves that took at least a tenth of the time a move (the moves not
+    /// answered at once, as proven positions are): the time a search actually used.
+    seconds_per_slow_move: Option<f64>,
+    /// The longest move.
+    longest_move: Option<f64>,
     #[serde(skip)]
     clock: (f64, usize),
+    #[serde(skip)]
+    slow: (f64, usize),
 }
 
 #[derive(Debug, Serialize)]
@@ -497,7 +515,10 @@ impl Report {
                 elo: 0.0,
                 elo_95: f64::INFINITY,
                 seconds_per_move: None,
+                seconds_per_slow_move: None,
+                longest_move: None,
                 clock: (0.0, 0),
+                slow: (0.0, 0),
             })
             .collect();
         let mut counted = 0;
@@ -523,6 +544,16 @@ impl Report {
                     rows[i].clock.1 += asked[side];
                 }
             }
+            if let (Some(think), Some(asked), Some(longest)) =
+                (g.think_slow, g.genmoves_slow, g.longest)
+            {
+                for (side, i) in [b, w].into_iter().enumerate() {
+                    rows[i].slow.0 += think[side];
+                    rows[i].slow.1 += asked[side];
+                    let most = rows[i].longest_move.unwrap_or(0.0).max(longest[side]);
+                    rows[i].longest_move = Some(most);
+                }
+            }
         }
         let rated = ratings(&wins);
         for (row, r) in rows.iter_mut().zip(&rated) {
@@ -533,6 +564,8 @@ impl Report {
             row.elo_95 = r.error;
             let (seconds, asked) = row.clock;
             row.seconds_per_move = (asked > 0).then(|| seconds / asked as f64);
+            let (seconds, asked) = row.slow;
+            row.seconds_per_slow_move = (asked > 0).then(|| seconds / asked as f64);
         }
         let mut pairings = Vec::new();
         for i in 0..n {
@@ -566,13 +599,13 @@ impl Report {
         order.sort_by(|a, b| b.elo.total_cmp(&a.elo));
         let _ = writeln!(
             out,
-            "{:width$}  games  wins  as black  forfeits  win rate (95%)        Elo (95%)    s/move",
+            "{:width$}  games  wins  as black  forfeits  win rate (95%)        Elo (95%)    s/move  s/slow    max",
             "engine"
         );
         for e in order {
             let _ = writeln!(
                 out,
-                "{:width$}  {:5}  {:4}  {:>9}  {:8}  {:5.1}% ({:5.1}-{:5.1})  {:+6.0} ± {:<4.0}  {:>6}",
+                "{:width$}  {:5}  {:4}  {:>9}  {:8}  {:5.1}% ({:5.1}-{:5.1})  {:+6.0} ± {:<4.0}  {:>6}  {:>6}  {:>5}",
                 e.name,
                 e.games,
                 e.wins,
@@ -583,7 +616,9 @@ impl Report {
                 100.0 * e.win_rate_95.1,
                 e.elo,
                 e.elo_95,
-                e.seconds_per_move.map_or("-".to_owned(), |s| format!("{s:.2}"))
+                seconds_text(e.seconds_per_move),
+                seconds_text(e.seconds_per_slow_move),
+                seconds_text(e.longest_move)
             );
         }
         let _ = writeln!(out);
@@ -606,6 +641,10 @@ impl Report {
         }
         out
     }
+}
+
+fn seconds_text(s: Option<f64>) -> String {
+    s.map_or("-".to_owned(), |s| format!("{s:.2}"))
 }
 
 fn elo_text(d: f64) -> String {

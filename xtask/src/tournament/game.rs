@@ -80,6 +80,11 @@ pub struct Played {
     /// Per colour (Black first): the seconds spent answering `genmove`, and how many.
     pub think: [f64; 2],
     pub genmoves: [usize; 2],
+    /// Per colour: the same over the moves that were not instant (at least a tenth of the
+    /// time a move), and the longest move.
+    pub think_slow: [f64; 2],
+    pub genmoves_slow: [usize; 2],
+    pub longest: [f64; 2],
 }
 
 impl Played {
@@ -164,14 +169,43 @@ pub fn play(
     };
     drop(sides);
     let seconds = start.elapsed().as_secs_f64();
-    Played { winner, reason, detail, moves, seconds, think: clock.think, genmoves: clock.genmoves }
+    Played {
+        winner,
+        reason,
+        detail,
+        moves,
+        seconds,
+        think: clock.think,
+        genmoves: clock.genmoves,
+        think_slow: clock.think_slow,
+        genmoves_slow: clock.genmoves_slow,
+        longest: clock.longest,
+    }
 }
 
-/// The time each colour spent on its moves.
+/// The time each colour spent on its moves: all of them, those that took at least a tenth of
+/// the time a move (not answered at once, as a proven position is), and the longest.
 #[derive(Default)]
 struct Clock {
     think: [f64; 2],
     genmoves: [usize; 2],
+    think_slow: [f64; 2],
+    genmoves_slow: [usize; 2],
+    longest: [f64; 2],
+}
+
+impl Clock {
+    /// Counts a move of `seconds` by `color` under `per_move` seconds a move.
+    fn count(&mut self, color: Color, seconds: f64, per_move: f64) {
+        let i = color.index();
+        self.think[i] += seconds;
+        self.genmoves[i] += 1;
+        if seconds >= per_move / 10.0 {
+            self.think_slow[i] += seconds;
+            self.genmoves_slow[i] += 1;
+        }
+        self.longest[i] = self.longest[i].max(seconds);
+    }
 }
 
 /// The game proper; `Err` names the side that forfeits.
@@ -231,8 +265,7 @@ fn run(
         let asked = Instant::now();
         let (asked_as, _) = to_engine(swapped, mover, Move::Pass);
         let answer = engine.ask(&format!("genmove {}", letter(asked_as)), Some(limit));
-        clock.think[mover.index()] += asked.elapsed().as_secs_f64();
-        clock.genmoves[mover.index()] += 1;
+        clock.count(mover, asked.elapsed().as_secs_f64(), setup.time.as_secs_f64());
         let answer = match answer {
             Ok(Ok(answer)) => answer,
             Ok(Err(msg)) => {
