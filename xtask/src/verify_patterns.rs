@@ -2,7 +2,8 @@
 //!
 //! Each image of each pattern (the 12 lattice symmetries with and without the colour swap,
 //! and the dominations its captures imply) is placed at every anchor where it fits on small
-//! boards. The cells outside the pattern are completed every possible way (or, where there are
+//! boards (boards of six rows or columns too for the images larger than 5x5). The cells outside
+//! the pattern are completed every possible way (or, where there are
 //! too many completions, by random sampling), and for both players to move a minimax oracle
 //! confirms the claim:
 //! - `dead`: filling the targets (all together or one at a time, with either colour) keeps
@@ -45,6 +46,22 @@ pub struct Args {
     /// this many (a pattern that covers most of the board leaves few free cells).
     #[arg(long, default_value_t = 729)]
     exhaustive_large: usize,
+    /// Only these boards, as `CxR` separated by commas, with every image placed on each
+    /// (default: the boards of [`BOARDS`], then those of [`TALL_BOARDS`] for the images
+    /// larger than 5x5).
+    #[arg(long, value_delimiter = ',', value_parser = parse_board)]
+    boards: Vec<(usize, usize)>,
+}
+
+/// A board of at most 25 cells written `CxR` (columns x rows).
+fn parse_board(s: &str) -> Result<(usize, usize), String> {
+    let bad = || format!("bad board {s:?}: expected CxR with at most 25 cells, e.g. 4x6");
+    let (c, r) = s.split_once('x').ok_or_else(bad)?;
+    let (c, r) = (c.parse::<usize>().map_err(|_| bad())?, r.parse::<usize>().map_err(|_| bad())?);
+    if c == 0 || r == 0 || c * r > 25 {
+        return Err(bad());
+    }
+    Ok((c, r))
 }
 
 /// Boards the patterns are placed on: the dense oracle serves up to 16 cells; 4x5, 5x4 and
@@ -53,6 +70,23 @@ pub struct Args {
 /// distances the square boards do not.
 const BOARDS: [(usize, usize); 8] =
     [(3, 3), (4, 4), (3, 5), (5, 3), (4, 3), (4, 5), (5, 4), (5, 5)];
+
+/// Boards where only the images that do not fit whole on 5x5 (more than five rows or columns)
+/// are placed. On the boards above such an image fits only with its outer `b` and `w` cells
+/// off the board, so they are checked as edges and never as stones; six rows or columns
+/// let one more of them be stones. The mined capture f10 (docs/solving.md) passed the boards
+/// above and fails on 6x4.
+const TALL_BOARDS: [(usize, usize); 4] = [(3, 6), (6, 3), (4, 6), (6, 4)];
+
+/// Whether an image spans more than five rows or five columns.
+fn larger_than_5x5(p: &Pattern) -> bool {
+    let span = |f: fn(&nash_patterns::PatternCell) -> i8| {
+        let (lo, hi) =
+            p.cells.iter().map(f).fold((i8::MAX, i8::MIN), |(l, h), x| (l.min(x), h.max(x)));
+        hi - lo + 1
+    };
+    span(|c| c.dr) > 5 || span(|c| c.dc) > 5
+}
 
 #[derive(Debug, Default)]
 struct Outcome {
@@ -78,12 +112,19 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let mut outcomes: Vec<(String, Outcome)> =
         all.iter().map(|p| (p.name.clone(), Outcome::default())).collect();
     let mut rng = SmallRng::seed_from_u64(0x9a77_e245);
-    for (cols, rows) in BOARDS {
+    // Each board, and whether only the images larger than 5x5 are placed there.
+    let boards: Vec<((usize, usize), bool)> = if args.boards.is_empty() {
+        let tall = TALL_BOARDS.iter().map(|&b| (b, true));
+        BOARDS.iter().map(|&b| (b, false)).chain(tall).collect()
+    } else {
+        args.boards.iter().map(|&b| (b, false)).collect()
+    };
+    for ((cols, rows), large_only) in boards {
         let started = std::time::Instant::now();
         let mut o = Oracle::new(cols, rows);
         for (p, (_, out)) in all.iter().zip(&mut outcomes) {
             if out.failure.is_none() {
-                verify(p, &args, cols, rows, &mut o, &mut rng, out);
+                verify(p, &args, (cols, rows, large_only), &mut o, &mut rng, out);
             }
         }
         eprintln!("{cols}x{rows} done in {:.1} s", started.elapsed().as_secs_f64());
@@ -115,11 +156,12 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// Checks the images of `p` on the board of `cols` x `rows` (only those larger than 5x5 when
+/// `large_only`).
 fn verify(
     p: &Pattern,
     args: &Args,
-    cols: usize,
-    rows: usize,
+    (cols, rows, large_only): (usize, usize, bool),
     o: &mut Oracle,
     rng: &mut SmallRng,
     out: &mut Outcome,
@@ -129,6 +171,9 @@ fn verify(
     let geom = Geometry::<Bitboard>::get(cols, rows).expect("small board");
     let dense = cols * rows <= 16;
     for v in &variants {
+        if large_only && !larger_than_5x5(v) {
+            continue;
+        }
         for anchor in geom.cells() {
             let Some(pl) = v.place(geom, anchor) else { continue };
             out.placements += 1;
@@ -270,4 +315,55 @@ fn failure(
         geom.rows(),
         p.diagram()
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Mined captures that the boards of up to 5 rows and columns passed, with a position
+    /// where one of their placements is false: a pattern's rows of `b`/`w` fit those boards
+    /// only as edges, and these positions need them as stones.
+    const REFUTED: &[(&str, &str)] = &[
+        (
+            // The f10 of docs/solving.md: 7x7 c2 came out a White win with it.
+            "pattern f10\nkind captured white\n  b b b\n ? b b b\nw w * . .\n w w * . w\n  w w * . b\n   w w . .\n    w w .\nend\n",
+            "   a  b  c  d  e  f\n\
+             1  W  .  .  .  .  .  1\n\
+             \x20 2  W  .  .  .  .  W  2\n\
+             \x20  3  W  .  B  W  W  W  3\n\
+             \x20   4  B  .  W  B  .  W  4\n\
+             \x20      a  b  c  d  e  f\n\
+             white to move\n",
+        ),
+    ];
+
+    #[test]
+    fn refuted_patterns_fail_their_claim_on_the_counterexample() {
+        for (text, diagram) in REFUTED {
+            let set: PatternSet = text.parse().expect("pattern parses");
+            let pos: Position<Bitboard> = diagram.parse().expect("diagram parses");
+            let geom = pos.geometry();
+            let mut o = Oracle::new(geom.cols(), geom.rows());
+            let s = o.state(&pos);
+            let p = &set.patterns[0];
+            let mut matched = 0;
+            let mut refuted = 0;
+            for v in p.variants() {
+                for anchor in geom.cells() {
+                    let Some(pl) = v.place(geom, anchor) else { continue };
+                    let fits = pl.black.is_subset(pos.black())
+                        && pl.white.is_subset(pos.white())
+                        && pl.empty.is_subset(pos.empty_cells());
+                    if !fits {
+                        continue;
+                    }
+                    matched += 1;
+                    refuted += usize::from(claim(&mut o, &v, &pl, s).is_err());
+                }
+            }
+            assert!(matched > 0, "{}: no placement matches the position", p.name);
+            assert!(refuted > 0, "{}: every matching placement holds", p.name);
+        }
+    }
 }
