@@ -9,7 +9,11 @@
 //! `measure` takes the openings first of each pair that the 180-degree rotation maps onto each
 //! other, then the others, and appends each position's figures to a JSON-lines file as it
 //! ends: a rerun skips the positions with a certificate and those that ran out of time within
-//! a limit at least as long, and the medians are over every certificate in the file.
+//! a limit at least as long, and the medians are over every certificate in the file. Each
+//! certificate is built resumably (docs/proofs.md): its nodes and journal are kept beside the
+//! results file (`measure-NxN-POSITION.nodes` and `.journal`, the empty board's POSITION being
+//! `empty`) until it is written, and a rerun resumes a build killed or out of CPU time where it
+//! stopped, even one the results file says ran out of time (`--restart` starts afresh).
 
 use std::collections::HashMap;
 use std::io::{BufRead, BufReader, Write};
@@ -20,7 +24,10 @@ use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context};
 use nash_board::{BitSet, Bitboard, Cell, Color, Position, Symmetry};
-use nash_search::{certificate_to, CertifyConfig, CertifyError, SolverConfig, DEFAULT_SEARCH};
+use nash_search::{
+    certificate_resumable, certificate_to, CertifyConfig, CertifyError, Partial, SolverConfig,
+    DEFAULT_SEARCH,
+};
 use serde::{Deserialize, Serialize};
 
 use crate::regress::{openings, solved, Case};
@@ -72,6 +79,9 @@ pub struct Args {
     /// thread's CPU time (Linux), a limit that a loaded machine does not shorten.
     #[arg(long, value_parser = crate::parse_seconds)]
     cpu_limit: Option<Duration>,
+    /// `measure`: start each certificate afresh, discarding what an earlier run of it left.
+    #[arg(long)]
+    restart: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -94,12 +104,18 @@ struct Row {
     /// The positions solved again, and how many of them with fill-in.
     solves: u64,
     filled: u64,
+    /// Of a resumed build: the nodes kept from earlier runs, the re-solves answered from the
+    /// journal, and the earlier runs' CPU time (counted in `build_cpu`).
+    kept: usize,
+    journaled: u64,
+    cpu_before: Duration,
 }
 
-/// Where a certificate's nodes are spooled while it is built: a file, or memory.
+/// Where a certificate's nodes are spooled while it is built: a resumable build's files, or
+/// memory.
 #[derive(Clone, Copy)]
 enum SpoolTo<'a> {
-    File(&'a std::path::Path),
+    Files(&'a Partial),
     Memory,
 }
 
@@ -133,6 +149,9 @@ struct Record {
     solves: Option<u64>,
     #[serde(default)]
     filled: Option<u64>,
+    /// Of a resumed build, the CPU seconds of the earlier runs (counted in `build_cpu_s`).
+    #[serde(default)]
+    earlier_cpu_s: Option<f64>,
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
@@ -205,6 +224,8 @@ fn config(args: &Args) -> CertifyConfig {
         fill_in: args.fill_in,
         decompositions: args.decompositions,
         fill_in_beyond: args.fill_in_beyond,
+        progress: args.what == What::Measure,
+        max_nodes: None,
     };
     cfg.solver.budget.time = args.time_limit;
     cfg
@@ -253,7 +274,12 @@ fn measure(args: &Args) -> anyhow::Result<()> {
     let limit = args.time_limit.map(|t| t.as_secs_f64());
     let cpu_limit = args.cpu_limit.map(|t| t.as_secs_f64());
     let cfg = config(args);
-    let spool = out.with_extension("nodes");
+    // Each position's resumable build's files, beside the results file.
+    let stem = out.file_stem().map_or("measure".into(), |s| s.to_string_lossy().into_owned());
+    let partial = |label: &str| {
+        let name = if label == "-" { "empty" } else { label };
+        Partial::beside(&out.with_file_name(format!("{stem}-{name}")))
+    };
     println!("results in {}", out.display());
     println!(
         "{:<10} {:<6} {:>9} {:>11} {:>11} {:>9} {:>9} {:>9} {:>9}",
@@ -278,14 +304,20 @@ fn measure(args: &Args) -> anyhow::Result<()> {
                 (Some(a), Some(b)) => a >= b,
             };
             let longer = at_least(r.time_limit, limit) && at_least(r.cpu_limit, cpu_limit);
-            if r.nodes.is_some() || longer {
+            // A build that left files to resume from goes on, whatever its limits were.
+            let resumable = !args.restart && partial(&case.label).exists();
+            if r.nodes.is_some() || (longer && !resumable) {
                 continue;
             }
+        }
+        let files = partial(&case.label);
+        if args.restart {
+            files.remove().with_context(|| format!("cannot remove {}", files.nodes.display()))?;
         }
         print!("[{}/{}] ", i + 1, cases.len());
         std::io::stdout().flush()?;
         let rec =
-            match within_cpu(args.cpu_limit, &cfg, |cfg| one(case, cfg, SpoolTo::File(&spool))) {
+            match within_cpu(args.cpu_limit, &cfg, |cfg| one(case, cfg, SpoolTo::Files(&files))) {
                 Ok(r) => {
                     let secs = |t: Option<Duration>| {
                         t.map_or("?".into(), |t| format!("{:.3}", t.as_secs_f64()))
@@ -305,6 +337,15 @@ fn measure(args: &Args) -> anyhow::Result<()> {
                     if r.filled > 0 {
                         println!("           {} re-solves, {} with fill-in", r.solves, r.filled);
                     }
+                    if r.kept > 0 || r.journaled > 0 {
+                        println!(
+                            "           resumed: {} nodes, {} re-solves and {:.1} s of CPU from \
+                             earlier runs",
+                            r.kept,
+                            r.journaled,
+                            r.cpu_before.as_secs_f64()
+                        );
+                    }
                     Record {
                         size: n,
                         position: case.label.clone(),
@@ -321,6 +362,8 @@ fn measure(args: &Args) -> anyhow::Result<()> {
                         peak_rss_mib: peak_rss_mib(),
                         solves: Some(r.solves),
                         filled: Some(r.filled),
+                        earlier_cpu_s: (r.kept > 0 || r.journaled > 0)
+                            .then_some(r.cpu_before.as_secs_f64()),
                     }
                 }
                 Err(e) => {
@@ -347,6 +390,7 @@ fn measure(args: &Args) -> anyhow::Result<()> {
                         peak_rss_mib: peak_rss_mib(),
                         solves: None,
                         filled: None,
+                        earlier_cpu_s: None,
                     }
                 }
             };
@@ -489,9 +533,10 @@ impl Write for Counter {
 }
 
 /// Writes, encodes, decodes and checks one position's certificate. The nodes are written as
-/// they are made (to `spool`, removed after), the binary form is read back with its nodes
-/// decoded as the checker reaches them, and the JSON form is counted, not kept: nothing holds
-/// the certificate's nodes in memory.
+/// they are made (to `spool`'s files, resuming what they hold, and removed once the build
+/// ends well), the binary form is read back with its nodes decoded as the checker reaches
+/// them, and the JSON form is counted, not kept: nothing holds the certificate's nodes in
+/// memory. The build's CPU time counts the earlier runs' of a resumed build.
 fn one(case: &Case, cfg: &CertifyConfig, spool: SpoolTo<'_>) -> anyhow::Result<Row> {
     let start = Instant::now();
     let cpu = thread_cpu_now();
@@ -501,21 +546,17 @@ fn one(case: &Case, cfg: &CertifyConfig, spool: SpoolTo<'_>) -> anyhow::Result<R
             let made = certificate_to(&case.pos, cfg, &mut nodes)?;
             (made, nodes)
         }
-        SpoolTo::File(path) => {
-            let file = std::fs::File::create(path)
-                .with_context(|| format!("cannot create {}", path.display()))?;
-            let mut w = std::io::BufWriter::new(file);
-            let made = certificate_to(&case.pos, cfg, &mut w);
-            drop(w);
-            let nodes = made.as_ref().ok().map(|_| std::fs::read(path));
-            let _ = std::fs::remove_file(path);
+        SpoolTo::Files(files) => {
+            let made = certificate_resumable(&case.pos, cfg, files)?;
+            let path = &files.nodes;
             let nodes =
-                nodes.transpose().with_context(|| format!("cannot read {}", path.display()))?;
-            (made?, nodes.unwrap_or_default())
+                std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+            files.remove().with_context(|| format!("cannot remove {}", path.display()))?;
+            (made, nodes)
         }
     };
     let build = start.elapsed();
-    let build_cpu = thread_cpu_now().zip(cpu).map(|(b, a)| b.saturating_sub(a));
+    let build_cpu = thread_cpu_now().zip(cpu).map(|(b, a)| b.saturating_sub(a) + made.cpu_before);
     let mut head = made.head.binary_head(made.nodes);
     head.append(&mut bytes);
     let bytes = head;
@@ -540,5 +581,8 @@ fn one(case: &Case, cfg: &CertifyConfig, spool: SpoolTo<'_>) -> anyhow::Result<R
         check_cpu,
         solves: made.solves,
         filled: made.filled,
+        kept: made.kept,
+        journaled: made.journaled,
+        cpu_before: made.cpu_before,
     })
 }

@@ -316,6 +316,29 @@ impl<W: Write> Spool<W> {
     pub fn into_inner(self) -> W {
         self.out
     }
+
+    /// The spool's writer, to flush it.
+    pub fn get_mut(&mut self) -> &mut W {
+        &mut self.out
+    }
+
+    /// Reads the whole nodes at the start of a spool's bytes, at most `limit` of them, each
+    /// given to `f` with its index; the number read and the bytes they take. A tail cut short
+    /// (a node whose writing a kill interrupted) ends the reading: postcard's encoding is
+    /// self-delimiting, so a node's prefix never reads as a node.
+    pub fn scan(bytes: &[u8], limit: usize, mut f: impl FnMut(u32, &Node)) -> (usize, usize) {
+        let mut rest = bytes;
+        let mut count = 0;
+        while count < limit && count < u32::MAX as usize {
+            let Ok((node, after)) = postcard::take_from_bytes::<Node>(rest) else {
+                break;
+            };
+            f(count as u32, &node);
+            rest = after;
+            count += 1;
+        }
+        (count, bytes.len() - rest.len())
+    }
 }
 
 /// A binary certificate read without decoding its nodes until they are asked for: the head as

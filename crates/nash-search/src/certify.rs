@@ -17,7 +17,7 @@ use std::collections::HashMap;
 use std::fmt;
 use std::hash::{DefaultHasher, Hash, Hasher};
 use std::io::Write;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use nash_board::{BitSet, Cell, Color, Position};
 use nash_proof::{At, Certificate, End, Node, Spool};
@@ -29,6 +29,9 @@ use crate::outcome::{Outcome, SolveResult, StopReason};
 use crate::table::Table;
 
 mod derive;
+mod journal;
+
+pub use journal::Partial;
 
 /// How a certificate is built.
 #[derive(Clone, Debug)]
@@ -58,6 +61,12 @@ pub struct CertifyConfig {
     /// table (`None`: never). The positions near the root of a large board, which take far
     /// longer to solve without fill-in, are then solved with it and the others without.
     pub fill_in_beyond: Option<u64>,
+    /// Write a line to stderr about every minute: nodes written, their bytes, CPU time and
+    /// re-solves.
+    pub progress: bool,
+    /// Stop, as out of budget ([`StopReason::NodeLimit`]), before writing a node beyond this
+    /// many: with [`certificate_resumable`], a build made in parts.
+    pub max_nodes: Option<usize>,
 }
 
 impl Default for CertifyConfig {
@@ -69,6 +78,8 @@ impl Default for CertifyConfig {
             fill_in: false,
             decompositions: false,
             fill_in_beyond: None,
+            progress: false,
+            max_nodes: None,
         }
     }
 }
@@ -93,6 +104,8 @@ pub enum CertifyError {
     SearchLimit(usize),
     /// A streamed certificate's nodes could not be written.
     Write(String),
+    /// A resumable build's journal that cannot be resumed (another build's, or not one).
+    Resume(String),
 }
 
 impl fmt::Display for CertifyError {
@@ -109,6 +122,7 @@ impl fmt::Display for CertifyError {
                 nash_proof::SEARCH_LIMIT
             ),
             CertifyError::Write(e) => write!(f, "cannot write the certificate's nodes: {e}"),
+            CertifyError::Resume(e) => write!(f, "cannot resume the certificate: {e}"),
         }
     }
 }
@@ -134,7 +148,7 @@ pub fn certificate<B: BitSet>(
     }
     let setup = Setup::one(&cfg.solver, pos.geometry());
     let table = setup.table().map_err(refused)?;
-    certificate_in(pos, cfg, &table, None).map(|s| s.head)
+    certificate_in(pos, cfg, &table, Sink::Memory).map(|s| s.head)
 }
 
 /// A certificate whose nodes were written to a spool as they were made.
@@ -151,6 +165,15 @@ pub struct Streamed {
     pub solves: u64,
     /// See `solves`.
     pub filled: u64,
+    /// Of a resumed build ([`certificate_resumable`]): the nodes kept from earlier runs, the
+    /// re-solves answered from the journal (counted in `solves`), and the CPU time of the
+    /// earlier runs (measured on the building thread; wall time where the system does not
+    /// tell).
+    pub kept: usize,
+    /// See `kept`.
+    pub journaled: u64,
+    /// See `kept`.
+    pub cpu_before: Duration,
 }
 
 /// [`certificate`] with its nodes written to `spool` as they are made (each node's postcard
@@ -167,7 +190,37 @@ pub fn certificate_to<B: BitSet>(
     }
     let setup = Setup::one(&cfg.solver, pos.geometry());
     let table = setup.table().map_err(refused)?;
-    certificate_in(pos, cfg, &table, Some(spool))
+    certificate_in(pos, cfg, &table, Sink::Spool(spool))
+}
+
+/// [`certificate_to`] that survives a kill: the nodes go to `files.nodes` and what the builder
+/// knows besides them to `files.journal` (the positions given nodes, the re-solves' results,
+/// the CPU time), and a build started again on the files of an earlier one of the same
+/// position and settings goes on where it stopped, answering the re-solves it made from the
+/// journal. A journal of another build is refused. The files stay when the build fails (its
+/// budget ends, say), for the next run to resume; when it succeeds, `files.nodes` holds all
+/// the nodes, for the caller to read and remove ([`Partial::remove`]).
+pub fn certificate_resumable<B: BitSet>(
+    pos: &Position<B>,
+    cfg: &CertifyConfig,
+    files: &Partial,
+) -> Result<Streamed, CertifyError> {
+    if let Some(tiny) = crate::narrowed(pos) {
+        return certificate_resumable(&tiny, cfg, files);
+    }
+    let setup = Setup::one(&cfg.solver, pos.geometry());
+    let table = setup.table().map_err(refused)?;
+    certificate_in(pos, cfg, &table, Sink::Files(files))
+}
+
+/// Where a certificate's nodes go.
+pub(crate) enum Sink<'w> {
+    /// Into the certificate.
+    Memory,
+    /// To a writer, as [`nash_proof::Spool`] writes them.
+    Spool(&'w mut dyn Write),
+    /// To a resumable build's files.
+    Files(&'w Partial),
 }
 
 /// The error of a table that could not be had (its outcome says why).
@@ -178,17 +231,28 @@ pub(crate) fn refused<C>(o: Outcome<C>) -> CertifyError {
     }
 }
 
-/// [`certificate`] in a table the caller owns, its nodes in memory or, with a spool, written
-/// there.
+/// [`certificate`] in a table the caller owns, its nodes in memory, written to a spool, or
+/// written to a resumable build's files.
 pub(crate) fn certificate_in<B: BitSet>(
     pos: &Position<B>,
     cfg: &CertifyConfig,
     table: &Table<B>,
-    spool: Option<&mut dyn Write>,
+    sink: Sink<'_>,
 ) -> Result<Streamed, CertifyError> {
     if cfg.search > nash_proof::SEARCH_LIMIT {
         return Err(CertifyError::SearchLimit(cfg.search));
     }
+    let mut file;
+    let (spool, journal) = match sink {
+        Sink::Memory => (None, None),
+        Sink::Spool(w) => (Some(w), None),
+        Sink::Files(files) => {
+            let settings = journal::Settings::of(pos, position_key(pos), cfg);
+            let (resumed, nodes, journal) = journal::open::<B>(files, settings)?;
+            file = std::io::BufWriter::new(nodes);
+            (Some(&mut file as &mut dyn Write), Some((journal, resumed)))
+        }
+    };
     let _span = tracing::debug_span!("certificate").entered();
     let mut step = SolverConfig { kind: SolverKind::Dfpn, threads: 1, ..cfg.solver.clone() };
     step.knowledge.decompositions &= cfg.decompositions;
@@ -222,21 +286,47 @@ pub(crate) fn certificate_in<B: BitSet>(
         made: HashMap::new(),
         leaves: [None; 2],
         line: Vec::new(),
+        journal: None,
+        answers: HashMap::new(),
+        journaled: 0,
+        kept: 0,
+        kept_bytes: 0,
+        cpu_start: journal::thread_cpu(),
+        cpu_before: Duration::ZERO,
+        progress: cfg.progress,
+        synced: Instant::now(),
+        max_nodes: cfg.max_nodes,
     };
-    b.winner = match b.solve(pos)?.outcome {
-        Outcome::Win { .. } => pos.to_move(),
-        _ => !pos.to_move(),
-    };
-    let mut p = pos.clone();
-    b.node(&mut p)?;
+    if let Some((journal, resumed)) = journal {
+        b.made = resumed.made.into_iter().collect();
+        b.answers = resumed.answers.into_iter().collect();
+        b.closed = resumed.closed;
+        b.leaves = resumed.leaves;
+        b.kept = b.closed.len();
+        b.kept_bytes = resumed.bytes;
+        b.cpu_before = resumed.cpu;
+        b.journal = Some(journal);
+        if cfg.progress && b.kept > 0 {
+            eprintln!(
+                "certificate: resuming with {} nodes ({:.1} MB), {} re-solves, {:.0} s of CPU \
+                 from earlier runs",
+                b.kept,
+                b.kept_bytes as f64 / 1e6,
+                b.answers.len(),
+                b.cpu_before.as_secs_f64()
+            );
+        }
+    }
+    let built = b.build(pos);
+    // The journal's CPU time and both files flushed whether or not the build ended well: a
+    // build out of budget is resumed later.
+    let synced = b.sync();
+    built?;
+    synced?;
     let stones = |c: Color| pos.stones(c).iter().map(At).collect();
     let (nodes, bytes, list) = match b.out {
         Out::Memory(list) => (list.len(), 0, list),
-        Out::Spool(s) => {
-            let bytes = s.bytes();
-            s.into_inner().flush().map_err(|e| CertifyError::Write(e.to_string()))?;
-            (b.closed.len(), bytes, Vec::new())
-        }
+        Out::Spool(s) => (b.closed.len(), b.kept_bytes + s.bytes(), Vec::new()),
     };
     Ok(Streamed {
         head: Certificate {
@@ -252,6 +342,9 @@ pub(crate) fn certificate_in<B: BitSet>(
         bytes,
         solves: b.solves,
         filled: b.filled,
+        kept: b.kept,
+        journaled: b.journaled,
+        cpu_before: b.cpu_before,
     })
 }
 
@@ -260,6 +353,9 @@ enum Out<'w> {
     Memory(Vec<Node>),
     Spool(Spool<&'w mut dyn Write>),
 }
+
+/// How often a build syncs its files and, if it shows its progress, writes a line.
+const PROGRESS_EVERY: Duration = Duration::from_secs(60);
 
 /// A 128-bit hash of a position (stones and side to move), the builder's key for the node
 /// written for it: a third of the memory of the position itself on boards of a `u128`. Two
@@ -340,13 +436,131 @@ struct Builder<'t, B: BitSet> {
     /// The shared `Won` and `Search` nodes, once written.
     leaves: [Option<u32>; 2],
     line: Vec<Cell>,
+    /// A resumable build's journal, and the re-solves' results an earlier run recorded in it.
+    journal: Option<journal::Journal>,
+    answers: HashMap<u128, journal::Answer<B>>,
+    /// The re-solves answered from `answers`.
+    journaled: u64,
+    /// The nodes and bytes an earlier run wrote, and its CPU time.
+    kept: usize,
+    kept_bytes: u64,
+    cpu_before: Duration,
+    /// The building thread's CPU time when this run started.
+    cpu_start: Option<Duration>,
+    /// Whether to write progress lines, and when the files were last synced (and the last
+    /// line written).
+    progress: bool,
+    synced: Instant,
+    max_nodes: Option<usize>,
 }
 
 impl<B: BitSet> Builder<'_, B> {
+    /// Finds the winner and writes the root's node (and all below it).
+    fn build(&mut self, pos: &Position<B>) -> Result<u32, CertifyError> {
+        self.winner = match self.solve(pos)?.outcome {
+            Outcome::Win { .. } => pos.to_move(),
+            _ => !pos.to_move(),
+        };
+        let mut p = pos.clone();
+        self.node(&mut p)
+    }
+
+    /// The build's CPU time so far, over all runs (wall time where the system does not tell
+    /// the thread's).
+    fn cpu(&self) -> Duration {
+        let now = match (journal::thread_cpu(), self.cpu_start) {
+            (Some(now), Some(start)) => now.saturating_sub(start),
+            _ => self.start.elapsed(),
+        };
+        self.cpu_before + now
+    }
+
+    /// Records the CPU time in the journal and flushes the spool and the journal.
+    fn sync(&mut self) -> Result<(), CertifyError> {
+        let cpu = self.cpu();
+        let write = |e: std::io::Error| CertifyError::Write(e.to_string());
+        if let Out::Spool(s) = &mut self.out {
+            s.get_mut().flush().map_err(write)?;
+        }
+        if let Some(j) = &mut self.journal {
+            j.cpu(cpu).map_err(write)?;
+            j.flush().map_err(write)?;
+        }
+        Ok(())
+    }
+
+    /// About every minute: the files synced (with the CPU time so far in the journal), and a
+    /// progress line if asked for.
+    fn tick(&mut self) -> Result<(), CertifyError> {
+        if !(self.progress || self.journal.is_some()) || self.synced.elapsed() < PROGRESS_EVERY {
+            return Ok(());
+        }
+        self.synced = Instant::now();
+        self.sync()?;
+        if !self.progress {
+            return Ok(());
+        }
+        let bytes = match &self.out {
+            Out::Spool(s) => self.kept_bytes + s.bytes(),
+            Out::Memory(_) => 0,
+        };
+        eprintln!(
+            "certificate: {} nodes written ({:.1} MB), {:.0} s of CPU, {} re-solves ({} from \
+             the journal, {} with fill-in)",
+            self.closed.len(),
+            bytes as f64 / 1e6,
+            self.cpu().as_secs_f64(),
+            self.solves,
+            self.journaled,
+            self.filled
+        );
+        Ok(())
+    }
+
+    /// Records that `pos`'s key has node `id`, in the journal too.
+    fn remember(&mut self, key: u128, id: u32) -> Result<(), CertifyError> {
+        if self.made.insert(key, id) != Some(id) {
+            if let Some(j) = &mut self.journal {
+                j.made(key, id).map_err(|e| CertifyError::Write(e.to_string()))?;
+            }
+        }
+        Ok(())
+    }
+
     fn solve(&mut self, pos: &Position<B>) -> Result<SolveResult<B>, CertifyError> {
         if let Some(r) = crate::decided(pos) {
             return Ok(r);
         }
+        if self.journal.is_none() {
+            return self.solve_now(pos);
+        }
+        let key = position_key(pos);
+        if let Some(a) = self.answers.get(&key) {
+            self.solves += 1;
+            self.journaled += 1;
+            self.filled += u64::from(a.filled);
+            return Ok(SolveResult { outcome: a.outcome.clone(), stats: Default::default() });
+        }
+        let filled = self.filled;
+        let r = self.solve_now(pos)?;
+        if let Some(j) = &mut self.journal {
+            j.solved(key, &r.outcome, self.filled > filled)
+                .map_err(|e| CertifyError::Write(e.to_string()))?;
+        }
+        // A re-solve is worth a write to the files (they are flushed after each): a kill loses
+        // at most the one under way and the nodes since the last.
+        if let Out::Spool(s) = &mut self.out {
+            s.get_mut().flush().map_err(|e| CertifyError::Write(e.to_string()))?;
+        }
+        if let Some(j) = &mut self.journal {
+            j.flush().map_err(|e| CertifyError::Write(e.to_string()))?;
+        }
+        self.tick()?;
+        Ok(r)
+    }
+
+    /// A re-solve of `pos` by the solver.
+    fn solve_now(&mut self, pos: &Position<B>) -> Result<SolveResult<B>, CertifyError> {
         self.solves += 1;
         if let Some(beyond) = self.filler.as_ref().map(|f| f.0) {
             let budget = self.left()?;
@@ -394,6 +608,10 @@ impl<B: BitSet> Builder<'_, B> {
     }
 
     fn push(&mut self, node: Node) -> Result<u32, CertifyError> {
+        self.tick()?;
+        if self.max_nodes.is_some_and(|n| self.closed.len() >= n) {
+            return Err(CertifyError::Unknown(StopReason::NodeLimit));
+        }
         self.closed.push(matches!(node, Node::Won | Node::Vc { .. }));
         match &mut self.out {
             Out::Memory(list) => list.push(node),
@@ -433,7 +651,7 @@ impl<B: BitSet> Builder<'_, B> {
         } else {
             self.push(Node::Restrict { keep: keep.iter().map(At).collect(), next: inner })?
         };
-        self.made.insert(key, id);
+        self.remember(key, id)?;
         Ok(id)
     }
 
@@ -510,7 +728,19 @@ impl<B: BitSet> Builder<'_, B> {
         let (mv, keep, mut semis) = match plan {
             Plan::Won => return Ok((B::EMPTY, self.leaf(Node::Won)?)),
             Plan::Search(empty) => return Ok((empty, self.leaf(Node::Search)?)),
-            Plan::Vc(d) => return Ok((d.carrier, self.push(Node::Vc { steps: d.steps })?)),
+            Plan::Vc(d) => {
+                // Known by the position restricted to its carrier (as a `Solved` plan's node
+                // below), as every node but the shared leaves, for a resumed build to find.
+                pos.fill(!self.winner, pos.empty_cells() - d.carrier);
+                let key = position_key(pos);
+                pos.undo();
+                let id = match self.made.get(&key) {
+                    Some(&id) => id,
+                    None => self.push(Node::Vc { steps: d.steps })?,
+                };
+                self.remember(key, id)?;
+                return Ok((d.carrier, id));
+            }
             Plan::Solved { mv, keep, semis } => (mv, keep, semis),
         };
         // The loser's stones outside `keep` break the semis that need them.
@@ -523,7 +753,7 @@ impl<B: BitSet> Builder<'_, B> {
             None => self.strategy(pos, mv, semis),
         };
         if let Ok(id) = inner {
-            self.made.insert(key, id);
+            self.remember(key, id)?;
         }
         pos.undo();
         Ok((keep, inner?))

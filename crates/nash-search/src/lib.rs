@@ -72,7 +72,8 @@ mod winning;
 pub use analyser::{Analyser, Analysis, Verdict};
 pub use batch::{solve_many, solve_many_each};
 pub use certify::{
-    certificate, certificate_to, CertifyConfig, CertifyError, Streamed, DEFAULT_SEARCH,
+    certificate, certificate_resumable, certificate_to, CertifyConfig, CertifyError, Partial,
+    Streamed, DEFAULT_SEARCH,
 };
 pub use config::{Budget, Knowledge, MoveOrdering, Parallel, SolverConfig, SolverKind};
 pub use entry::solve;

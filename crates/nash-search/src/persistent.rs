@@ -127,7 +127,7 @@ impl<B: BitSet> SolverTable<B> {
         pos: &Position<B>,
         cfg: &CertifyConfig,
     ) -> Result<nash_proof::Certificate, CertifyError> {
-        self.certificate_in(pos, cfg, None).map(|s| s.head)
+        self.certificate_in(pos, cfg, certify::Sink::Memory).map(|s| s.head)
     }
 
     /// [`crate::certificate_to`] with this table.
@@ -137,14 +137,24 @@ impl<B: BitSet> SolverTable<B> {
         cfg: &CertifyConfig,
         spool: &mut dyn std::io::Write,
     ) -> Result<certify::Streamed, CertifyError> {
-        self.certificate_in(pos, cfg, Some(spool))
+        self.certificate_in(pos, cfg, certify::Sink::Spool(spool))
+    }
+
+    /// [`crate::certificate_resumable`] with this table.
+    pub fn certificate_resumable(
+        &mut self,
+        pos: &Position<B>,
+        cfg: &CertifyConfig,
+        files: &certify::Partial,
+    ) -> Result<certify::Streamed, CertifyError> {
+        self.certificate_in(pos, cfg, certify::Sink::Files(files))
     }
 
     fn certificate_in(
         &mut self,
         pos: &Position<B>,
         cfg: &CertifyConfig,
-        spool: Option<&mut dyn std::io::Write>,
+        spool: certify::Sink<'_>,
     ) -> Result<certify::Streamed, CertifyError> {
         if let Some(t) = crate::narrowed(pos) {
             self.kept = None;

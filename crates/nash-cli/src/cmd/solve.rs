@@ -7,7 +7,7 @@ use nash_board::{BitSet, CellList, Position};
 use nash_board::{Cell, Color};
 use nash_cli::progress::{Display, Watch};
 use nash_search::{
-    CertifyConfig, Knowledge, Outcome, Parallel, SolveResult, SolverConfig, SolverKind,
+    CertifyConfig, Knowledge, Outcome, Parallel, Partial, SolveResult, SolverConfig, SolverKind,
     SolverTable, Stats,
 };
 use serde::Serialize;
@@ -36,7 +36,9 @@ pub struct Args {
     #[command(flatten)]
     picture: crate::picture::SvgArgs,
     /// Write a proof certificate of the result to FILE (postcard binary; `nash check FILE`
-    /// verifies it).
+    /// verifies it). While it is built, its nodes and a journal are kept in FILE.nodes and
+    /// FILE.journal: a build killed part way goes on from them when the command is run again
+    /// with the same position and settings.
     #[arg(long, value_name = "FILE", conflicts_with = "batch")]
     proof: Option<std::path::PathBuf>,
     /// Write the certificate as JSON instead of binary.
@@ -408,8 +410,9 @@ fn report<B: BitSet>(p: &Position<B>, cfg: &SolverConfig, args: &Args) -> anyhow
 }
 
 /// Writes the certificate of `p`'s result to `path` (`--proof`); what to say about it. The
-/// nodes are spooled to `PATH.nodes` as they are made (removed after), so a large
-/// certificate is never held in memory as nodes.
+/// nodes are spooled to `PATH.nodes` as they are made, so a large certificate is never held in
+/// memory as nodes, with a journal in `PATH.journal` from which a killed build resumes (both
+/// removed once the certificate is written).
 fn write_proof<B: BitSet>(
     p: &Position<B>,
     cfg: &SolverConfig,
@@ -422,23 +425,17 @@ fn write_proof<B: BitSet>(
         solver: cfg.clone(),
         search: args.proof_search.into(),
         vc: !args.proof_no_vc,
+        progress: args.solver.progress,
         ..CertifyConfig::default()
     };
     let cannot = |what: &str, p: &std::path::Path, e: std::io::Error| {
         anyhow::anyhow!("cannot {what} {}: {e}", p.display())
     };
-    let mut spool_path = path.as_os_str().to_owned();
-    spool_path.push(".nodes");
-    let spool_path = std::path::PathBuf::from(spool_path);
-    let spool = std::fs::File::create(&spool_path).map_err(|e| cannot("create", &spool_path, e))?;
-    let mut w = std::io::BufWriter::new(spool);
-    let made = table.certificate_to(p, &certify, &mut w);
-    drop(w);
-    let nodes = made.as_ref().ok().map(|_| std::fs::read(&spool_path));
-    let _ = std::fs::remove_file(&spool_path);
-    let made = made?;
+    let files = Partial::beside(path);
+    let made = table.certificate_resumable(p, &certify, &files)?;
+    let nodes = std::fs::read(&files.nodes).map_err(|e| cannot("read", &files.nodes, e))?;
     let mut bytes = made.head.binary_head(made.nodes);
-    bytes.extend(nodes.unwrap_or(Ok(Vec::new())).map_err(|e| cannot("read", &spool_path, e))?);
+    bytes.extend(nodes);
     let file = std::fs::File::create(path).map_err(|e| cannot("write", path, e))?;
     let mut out = std::io::BufWriter::new(file);
     let written = if args.proof_json {
@@ -450,5 +447,15 @@ fn write_proof<B: BitSet>(
         out.write_all(&bytes).and_then(|()| out.flush()).map_err(|e| cannot("write", path, e))?;
         bytes.len() as u64
     };
-    Ok(format!("proof: {} ({} nodes, {written} bytes)", path.display(), made.nodes))
+    files.remove().map_err(|e| cannot("remove", &files.nodes, e))?;
+    let resumed = match made.kept > 0 || made.journaled > 0 {
+        true => format!(
+            "; resumed with {} nodes and {} re-solves of earlier runs, which took {:.1} s of CPU",
+            made.kept,
+            made.journaled,
+            made.cpu_before.as_secs_f64()
+        ),
+        false => String::new(),
+    };
+    Ok(format!("proof: {} ({} nodes, {written} bytes{resumed})", path.display(), made.nodes))
 }

@@ -7,4 +7,5 @@ mod examples;
 mod htp;
 mod pictures;
 mod play;
+mod proofs;
 mod show;

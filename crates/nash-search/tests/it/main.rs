@@ -9,5 +9,6 @@ mod ground_truth;
 mod persistent;
 mod progress;
 mod pv;
+mod resume;
 mod support;
 mod symmetry;

@@ -1,0 +1,83 @@
+//! `nash solve --proof` killed with SIGKILL while its certificate is built, and run again:
+//! the build goes on from its files and writes the certificate an uninterrupted run writes.
+
+use std::path::PathBuf;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+fn nash(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_nash")).args(args).output().expect("nash runs");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// A fresh directory for one test's files, removed at the end.
+struct TempDir(PathBuf);
+
+impl TempDir {
+    fn new(name: &str) -> TempDir {
+        let dir =
+            std::env::temp_dir().join(format!("nash-cli-proof-{}-{name}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("temp dir");
+        TempDir(dir)
+    }
+
+    fn file(&self, name: &str) -> String {
+        self.0.join(name).to_string_lossy().into_owned()
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// The size and nodes of the certificate a run reports: "proof: FILE (N nodes, B bytes...".
+fn written(out: &str) -> String {
+    let line = out.lines().find(|l| l.starts_with("proof: ")).unwrap_or_else(|| panic!("{out}"));
+    line.split(['(', ';', ')']).nth(1).unwrap_or_default().to_string()
+}
+
+#[test]
+fn a_killed_certificate_build_resumes() {
+    let tmp = TempDir::new("kill");
+    let whole = tmp.file("whole.proof");
+    let args =
+        |file: &str| ["solve", "c2", "--size", "6", "--no-pv", "--proof", file].map(String::from);
+    let (code, out, err) = nash(&args(&whole).each_ref().map(String::as_str));
+    assert_eq!(code, 0, "{err}");
+
+    let proof = tmp.file("c2.proof");
+    let journal = format!("{proof}.journal");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_nash"))
+        .args(args(&proof))
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("nash runs");
+    // Kill it once some re-solves are in the journal (a real SIGKILL: Child::kill on Unix).
+    let start = Instant::now();
+    while std::fs::metadata(&journal).map_or(0, |m| m.len()) < 2_000 {
+        assert!(start.elapsed() < Duration::from_secs(300), "no journal written");
+        assert!(child.try_wait().expect("wait").is_none(), "the build ended before the kill");
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    child.kill().expect("kill");
+    child.wait().expect("wait");
+    assert!(!std::path::Path::new(&proof).exists(), "a certificate was written");
+
+    let (code, again, err) = nash(&args(&proof).each_ref().map(String::as_str));
+    assert_eq!(code, 0, "{err}");
+    assert!(again.contains("resumed with "), "{again}");
+    assert_eq!(written(&again), written(&out), "{again}\n{out}");
+    assert_eq!(std::fs::read(&proof).expect("written"), std::fs::read(&whole).expect("written"));
+    assert!(!std::path::Path::new(&journal).exists(), "the journal was not removed");
+    let (code, out, err) = nash(&["check", &proof]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.starts_with("valid: black wins"), "{out}");
+}
