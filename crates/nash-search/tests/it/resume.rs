@@ -67,14 +67,19 @@ fn cut(path: &Path, bytes: u64) {
     f.set_len(len.saturating_sub(bytes)).expect("cut");
 }
 
+/// The certificate of an uninterrupted build, its bytes.
+fn uninterrupted(pos: &Position<Bitboard>) -> (nash_search::Streamed, Vec<u8>) {
+    let mut spool = Vec::new();
+    let whole = certificate_to(pos, &CertifyConfig::default(), &mut spool).expect("builds");
+    let mut bytes = whole.head.binary_head(whole.nodes);
+    bytes.extend(spool);
+    (whole, bytes)
+}
+
 #[test]
 fn a_stopped_build_resumes_to_the_uninterrupted_certificate() {
     let (pos, winner) = position();
-    let mut spool = Vec::new();
-    let whole = certificate_to(&pos, &CertifyConfig::default(), &mut spool).expect("builds");
-    let mut expected = whole.head.binary_head(whole.nodes);
-    expected.extend(spool);
-
+    let (whole, expected) = uninterrupted(&pos);
     let tmp = TempDir::new("stopped");
     let files = tmp.files();
     // Stopped three times part way (once where it was before), then finished.
@@ -92,7 +97,10 @@ fn a_stopped_build_resumes_to_the_uninterrupted_certificate() {
 #[test]
 fn a_torn_journal_or_spool_resumes() {
     let (pos, winner) = position();
-    for (i, (journal, nodes)) in [(3, 0), (0, 5), (9, 2)].into_iter().enumerate() {
+    let (_, expected) = uninterrupted(&pos);
+    // Bytes cut off the journal's end and the spool's: a torn record (the CPU time), several
+    // records naming nodes, a torn node, both.
+    for (i, (journal, nodes)) in [(3, 0), (200, 0), (0, 5), (90, 300)].into_iter().enumerate() {
         let tmp = TempDir::new(&format!("torn{i}"));
         let files = tmp.files();
         stopped(&pos, &files, 60);
@@ -100,7 +108,7 @@ fn a_torn_journal_or_spool_resumes() {
         cut(&files.nodes, nodes);
         let made = certificate_resumable(&pos, &with_budget(None), &files).expect("resumes");
         assert!(made.kept > 0, "{made:?}");
-        finish(&made, &files, winner);
+        assert_eq!(finish(&made, &files, winner), expected, "cut {journal} and {nodes} bytes");
     }
 }
 
