@@ -1,15 +1,7 @@
 //! The analysis and solving subcommands on small positions, good input and bad.
 
+use crate::nash;
 use std::process::Command;
-
-fn nash(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_nash")).args(args).output().expect("nash runs");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
 
 /// Fails with a non-zero code and one line on stderr that contains `expected`.
 fn check_err(args: &[&str], expected: &str) {

@@ -1,43 +1,13 @@
 //! `--db`, `nash db` and `nash split`: stored answers reused, a batch killed and resumed,
 //! databases merged and verified, bad files refused.
 
+use crate::{nash, TempDir};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use nash_board::{Bitboard, MoveList, Position};
 use nash_db::{Db, Key};
-
-fn nash(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_nash")).args(args).output().expect("nash runs");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
-
-/// A fresh directory for one test's files, removed at the end.
-struct TempDir(PathBuf);
-
-impl TempDir {
-    fn new(name: &str) -> TempDir {
-        let dir = std::env::temp_dir().join(format!("nash-cli-db-{}-{name}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).expect("temp dir");
-        TempDir(dir)
-    }
-
-    fn file(&self, name: &str) -> String {
-        self.0.join(name).to_string_lossy().into_owned()
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
 
 fn testdata(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata").join(name)
@@ -66,7 +36,7 @@ fn key_of(moves: &str) -> Key {
 /// positions it stored, and every answer agrees with the ground truth.
 #[test]
 fn a_killed_batch_resumes_without_solving_again() {
-    let tmp = TempDir::new("kill");
+    let tmp = TempDir::new("db-kill");
     let positions = solved_6x6();
     let batch = tmp.file("batch.txt");
     let text: String = positions.iter().map(|(m, _)| format!("{m}\n")).collect();
@@ -118,7 +88,7 @@ fn a_killed_batch_resumes_without_solving_again() {
 
 #[test]
 fn solve_and_winning_reuse_the_database() {
-    let tmp = TempDir::new("reuse");
+    let tmp = TempDir::new("db-reuse");
     let db = tmp.file("a.db");
     let (code, stdout, stderr) = nash(&["solve", "a1", "--size", "5", "--db", &db]);
     assert_eq!(code, 0, "{stderr}");
@@ -142,7 +112,7 @@ fn solve_and_winning_reuse_the_database() {
 
 #[test]
 fn databases_merge_export_and_verify() {
-    let tmp = TempDir::new("merge");
+    let tmp = TempDir::new("db-merge");
     let (a, b, c, merged) =
         (tmp.file("a.db"), tmp.file("b.db"), tmp.file("c.db"), tmp.file("m.db"));
     assert_eq!(nash(&["solve", "b2", "--size", "4", "--db", &a]).0, 0);
@@ -192,7 +162,7 @@ fn databases_merge_export_and_verify() {
 
 #[test]
 fn bad_database_files_are_refused_in_one_line() {
-    let tmp = TempDir::new("bad");
+    let tmp = TempDir::new("db-bad");
     let foreign = tmp.file("foreign.db");
     std::fs::write(&foreign, "hello\n").expect("write");
     let mut v9 = nash_db::log::header().to_vec();
@@ -219,7 +189,7 @@ fn bad_database_files_are_refused_in_one_line() {
 
 #[test]
 fn a_split_solve_completes_from_the_merged_jobs() {
-    let tmp = TempDir::new("split");
+    let tmp = TempDir::new("db-split");
     let (root, jobs) = (tmp.file("root.db"), tmp.file("jobs"));
     let (code, stdout, stderr) = nash(&[
         "split",

@@ -1,19 +1,10 @@
 //! Showing the work: `--svg` pictures, the principal variation after a solve, and `--progress`
 //! lines on stderr.
 
+use crate::nash;
 use std::path::PathBuf;
-use std::process::Command;
 
 use nash_board::{Bitboard, Cell, Color, MoveList, Position};
-
-fn nash(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_nash")).args(args).output().expect("nash runs");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
 
 /// A path for a picture in a fresh temporary directory.
 fn temp_svg(name: &str) -> PathBuf {

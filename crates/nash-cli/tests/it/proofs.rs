@@ -1,41 +1,9 @@
 //! `nash solve --proof` killed with SIGKILL while its certificate is built, and run again:
 //! the build goes on from its files and writes the certificate an uninterrupted run writes.
 
-use std::path::PathBuf;
+use crate::{nash, TempDir};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
-
-fn nash(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_nash")).args(args).output().expect("nash runs");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
-
-/// A fresh directory for one test's files, removed at the end.
-struct TempDir(PathBuf);
-
-impl TempDir {
-    fn new(name: &str) -> TempDir {
-        let dir =
-            std::env::temp_dir().join(format!("nash-cli-proof-{}-{name}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).expect("temp dir");
-        TempDir(dir)
-    }
-
-    fn file(&self, name: &str) -> String {
-        self.0.join(name).to_string_lossy().into_owned()
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
 
 /// The size and nodes of the certificate a run reports: "proof: FILE (N nodes, B bytes...".
 fn written(out: &str) -> String {
@@ -45,7 +13,7 @@ fn written(out: &str) -> String {
 
 #[test]
 fn a_killed_certificate_build_resumes() {
-    let tmp = TempDir::new("kill");
+    let tmp = TempDir::new("proof-kill");
     let whole = tmp.file("whole.proof");
     let args =
         |file: &str| ["solve", "c2", "--size", "6", "--no-pv", "--proof", file].map(String::from);
