@@ -143,12 +143,7 @@ pub fn certificate<B: BitSet>(
     pos: &Position<B>,
     cfg: &CertifyConfig,
 ) -> Result<Certificate, CertifyError> {
-    if let Some(tiny) = crate::narrowed(pos) {
-        return certificate(&tiny, cfg);
-    }
-    let setup = Setup::one(&cfg.solver, pos.geometry());
-    let table = setup.table().map_err(refused)?;
-    certificate_in(pos, cfg, &table, Sink::Memory).map(|s| s.head)
+    in_own_table(pos, cfg, Sink::Memory).map(|s| s.head)
 }
 
 /// A certificate whose nodes were written to a spool as they were made.
@@ -185,12 +180,7 @@ pub fn certificate_to<B: BitSet>(
     cfg: &CertifyConfig,
     spool: &mut dyn Write,
 ) -> Result<Streamed, CertifyError> {
-    if let Some(tiny) = crate::narrowed(pos) {
-        return certificate_to(&tiny, cfg, spool);
-    }
-    let setup = Setup::one(&cfg.solver, pos.geometry());
-    let table = setup.table().map_err(refused)?;
-    certificate_in(pos, cfg, &table, Sink::Spool(spool))
+    in_own_table(pos, cfg, Sink::Spool(spool))
 }
 
 /// [`certificate_to`] that survives a kill: the nodes go to `files.nodes` and what the builder
@@ -205,12 +195,21 @@ pub fn certificate_resumable<B: BitSet>(
     cfg: &CertifyConfig,
     files: &Partial,
 ) -> Result<Streamed, CertifyError> {
+    in_own_table(pos, cfg, Sink::Files(files))
+}
+
+/// [`certificate_in`] in a table of its own, on the narrower bitboard where `pos` fits.
+fn in_own_table<B: BitSet>(
+    pos: &Position<B>,
+    cfg: &CertifyConfig,
+    sink: Sink<'_>,
+) -> Result<Streamed, CertifyError> {
     if let Some(tiny) = crate::narrowed(pos) {
-        return certificate_resumable(&tiny, cfg, files);
+        return in_own_table(&tiny, cfg, sink);
     }
     let setup = Setup::one(&cfg.solver, pos.geometry());
     let table = setup.table().map_err(refused)?;
-    certificate_in(pos, cfg, &table, Sink::Files(files))
+    certificate_in(pos, cfg, &table, sink)
 }
 
 /// Where a certificate's nodes go.
