@@ -51,6 +51,11 @@ pub struct Args {
     /// Write every line of the strategy out instead of closing lines with virtual connections.
     #[arg(long, requires = "proof")]
     proof_no_vc: bool,
+    /// Re-solve the certificate's positions without fill-in (smaller carriers), but give a
+    /// position N nodes at most that way and then solve it with fill-in: on large boards the
+    /// positions near the root take far longer without it (the empty 8x8 board: 5000).
+    #[arg(long, value_name = "N", requires = "proof", value_parser = parse_node_count)]
+    proof_fill_in_beyond: Option<u64>,
     /// With --db: decide the position from the stored answers this many moves ahead when it
     /// is not stored itself (the root of a split solve; 0 to 4).
     #[arg(long, value_name = "D", default_value_t = 2, requires = "db",
@@ -155,6 +160,15 @@ impl ParallelArg {
 fn parse_threads(s: &str) -> Result<usize, String> {
     let n = s.parse().map_err(|_| format!("invalid number {s:?}"))?;
     nash_htp::limits::threads(n).map_err(|e| e.to_string())
+}
+
+/// A count of nodes: a whole number of at least 1.
+fn parse_node_count(s: &str) -> Result<u64, String> {
+    match s.parse::<u64>() {
+        Ok(0) => Err("0 nodes: give at least 1".to_string()),
+        Ok(n) => Ok(n),
+        Err(_) => Err(format!("invalid node count {s:?}")),
+    }
 }
 
 /// `--tt-mib`: at least 1 MiB, at most the machine's memory.
@@ -426,6 +440,7 @@ fn write_proof<B: BitSet>(
         search: args.proof_search.into(),
         vc: !args.proof_no_vc,
         progress: args.solver.progress,
+        fill_in_beyond: args.proof_fill_in_beyond,
         ..CertifyConfig::default()
     };
     let cannot = |what: &str, p: &std::path::Path, e: std::io::Error| {
@@ -433,19 +448,26 @@ fn write_proof<B: BitSet>(
     };
     let files = Partial::beside(path);
     let made = table.certificate_resumable(p, &certify, &files)?;
-    let nodes = std::fs::read(&files.nodes).map_err(|e| cannot("read", &files.nodes, e))?;
-    let mut bytes = made.head.binary_head(made.nodes);
-    bytes.extend(nodes);
+    let head = made.head.binary_head(made.nodes);
     let file = std::fs::File::create(path).map_err(|e| cannot("write", path, e))?;
     let mut out = std::io::BufWriter::new(file);
     let written = if args.proof_json {
+        let mut bytes = head;
+        let nodes = std::fs::read(&files.nodes).map_err(|e| cannot("read", &files.nodes, e))?;
+        bytes.extend(nodes);
         let lazy = nash_proof::Lazy::new(&bytes)?;
         lazy.write_json(&mut out)?;
         out.flush().map_err(|e| cannot("write", path, e))?;
         out.get_ref().metadata().map_err(|e| cannot("write", path, e))?.len()
     } else {
-        out.write_all(&bytes).and_then(|()| out.flush()).map_err(|e| cannot("write", path, e))?;
-        bytes.len() as u64
+        // The binary form is the head, then the spooled nodes as they are: copied, not read
+        // into memory (the empty 8x8 board's run to hundreds of megabytes).
+        let mut nodes =
+            std::fs::File::open(&files.nodes).map_err(|e| cannot("read", &files.nodes, e))?;
+        out.write_all(&head).map_err(|e| cannot("write", path, e))?;
+        let copied = std::io::copy(&mut nodes, &mut out).map_err(|e| cannot("write", path, e))?;
+        out.flush().map_err(|e| cannot("write", path, e))?;
+        head.len() as u64 + copied
     };
     files.remove().map_err(|e| cannot("remove", &files.nodes, e))?;
     let resumed = match made.kept > 0 || made.journaled > 0 {

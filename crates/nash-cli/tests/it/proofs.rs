@@ -49,3 +49,20 @@ fn a_killed_certificate_build_resumes() {
     assert_eq!(code, 0, "{err}");
     assert!(out.starts_with("valid: black wins"), "{out}");
 }
+
+#[test]
+fn fill_in_beyond_a_node_count_still_makes_a_valid_certificate() {
+    let tmp = TempDir::new("proof-fill-in-beyond");
+    let proof = tmp.file("d2.proof");
+    // One node without fill-in is never enough on 5x5: every re-solve is handed to fill-in.
+    let args = ["solve", "d2", "--size", "5", "--no-pv", "--proof", &proof];
+    let (code, out, err) = nash(&[&args[..], &["--proof-fill-in-beyond", "1"]].concat());
+    assert_eq!(code, 0, "{err}");
+    assert!(written(&out).contains(" nodes, "), "{out}");
+    let (code, out, err) = nash(&["check", &proof]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.starts_with("valid: "), "{out}");
+    let (code, _, err) = nash(&[&args[..], &["--proof-fill-in-beyond", "0"]].concat());
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("--proof-fill-in-beyond") && err.lines().count() == 1, "{err}");
+}
