@@ -69,6 +69,11 @@ pub struct Args {
     /// without it.
     #[arg(long)]
     fill_in_beyond: Option<u64>,
+    /// Re-solve with the fill-in that adds nothing to the winner's carriers: dead cells and
+    /// the loser's captures filled, the winner's inferior moves pruned (instead of --fill-in
+    /// and --fill-in-beyond).
+    #[arg(long, conflicts_with_all = ["fill_in", "fill_in_beyond"])]
+    winner_fill_in: bool,
     /// The solver's memory limit in MiB.
     #[arg(long, default_value_t = 1024)]
     tt_mib: usize,
@@ -224,6 +229,7 @@ fn config(args: &Args) -> CertifyConfig {
         fill_in: args.fill_in,
         decompositions: args.decompositions,
         fill_in_beyond: args.fill_in_beyond,
+        winner_fill_in: args.winner_fill_in,
         progress: args.what == What::Measure,
         max_nodes: None,
     };

@@ -100,6 +100,11 @@ pub struct Config {
     /// The colour dead cells are filled with; `None` means the opponent of the player to move.
     /// Either colour is sound.
     pub dead_fill: Option<Color>,
+    /// Find only this colour's captured sets (`None`: both colours'). A proof for one player
+    /// found after the other's captures are filled needs none of their cells in its carrier
+    /// (they only add the other's stones), so a proof builder that knows the winner fills the
+    /// loser's captures alone.
+    pub captures_of: Option<Color>,
 }
 
 impl Default for Config {
@@ -115,6 +120,7 @@ impl Default for Config {
             one_sided: true,
             iterate: true,
             dead_fill: None,
+            captures_of: None,
         }
     }
 }
@@ -142,6 +148,7 @@ impl Config {
         one_sided: false,
         iterate: false,
         dead_fill: None,
+        captures_of: None,
     };
 }
 
@@ -298,20 +305,27 @@ impl<B: BitSet> Ice<B> {
     /// Compiling the placements takes about a millisecond, more than a small solve or one
     /// analysis, so the solver, the HTP engine and the CLI all take the engine from here.
     pub fn shared(geom: &'static Geometry<B>) -> &'static Ice<B> {
-        type Entry = (usize, TypeId, &'static (dyn Any + Send + Sync));
+        Ice::shared_with(geom, Config::default())
+    }
+
+    /// [`Ice::shared`] with another configuration: one engine per board size, bitboard width
+    /// and configuration in the process.
+    pub fn shared_with(geom: &'static Geometry<B>, config: Config) -> &'static Ice<B> {
+        type Entry = (usize, TypeId, Config, &'static (dyn Any + Send + Sync));
         static ENGINES: OnceLock<Mutex<Vec<Entry>>> = OnceLock::new();
-        let id = (geom as *const Geometry<B> as usize, TypeId::of::<B>());
+        let id = (geom as *const Geometry<B> as usize, TypeId::of::<B>(), config);
         // A panic while compiling leaves the list as it was, so a poisoned lock is still sound.
         let mut engines =
             ENGINES.get_or_init(Mutex::default).lock().unwrap_or_else(|e| e.into_inner());
-        let known = engines.iter().find(|(g, t, _)| (*g, *t) == id);
-        if let Some(ice) = known.and_then(|(_, _, e)| e.downcast_ref::<Ice<B>>()) {
+        let known = engines.iter().find(|(g, t, c, _)| (*g, *t, *c) == id);
+        if let Some(ice) = known.and_then(|(_, _, _, e)| e.downcast_ref::<Ice<B>>()) {
             return ice;
         }
-        // One engine per board size and width lives for the whole process: a bounded leak.
+        // One engine per board size, width and configuration used lives for the whole
+        // process: a bounded leak.
         let ice: &'static Ice<B> =
-            Box::leak(Box::new(Ice::new(geom, &PatternSet::builtin(), Config::default())));
-        engines.push((id.0, id.1, ice));
+            Box::leak(Box::new(Ice::new(geom, &PatternSet::builtin(), config)));
+        engines.push((id.0, id.1, id.2, ice));
         ice
     }
 
@@ -471,6 +485,9 @@ impl<B: BitSet> Ice<B> {
             if cfg.captured {
                 let mut filled = false;
                 for c in Color::ALL {
+                    if cfg.captures_of.is_some_and(|only| only != c) {
+                        continue;
+                    }
                     let table = &self.compiled.captured[c.index()];
                     for j in (st.empty & scope).bits() {
                         let code = ring.code(j, st.black, st.white);
@@ -530,6 +547,9 @@ impl<B: BitSet> Ice<B> {
         labels[0].compute(geom, st.black, Color::Black);
         labels[1].compute(geom, st.white, Color::White);
         for c in Color::ALL {
+            if self.config.captures_of.is_some_and(|only| only != c) {
+                continue;
+            }
             // A fill of colour c changes only c's groups; the other labels stay valid.
             let (p, q) = (c, !c);
             for x in st.empty.bits() {

@@ -61,6 +61,12 @@ pub struct CertifyConfig {
     /// table (`None`: never). The positions near the root of a large board, which take far
     /// longer to solve without fill-in, are then solved with it and the others without.
     pub fill_in_beyond: Option<u64>,
+    /// Re-solve with the fill-in that adds nothing to the winner's carriers
+    /// ([`crate::Knowledge::fill_in_for`] the winner): dead cells and the loser's captures
+    /// filled with the loser's stones, the winner's inferior moves pruned. Instead of
+    /// `fill_in` and `fill_in_beyond`; the root is solved so with its player to move taken as
+    /// the winner, which any outcome keeps sound.
+    pub winner_fill_in: bool,
     /// Write a line to stderr about every minute: nodes written, their bytes, CPU time and
     /// re-solves.
     pub progress: bool,
@@ -78,6 +84,7 @@ impl Default for CertifyConfig {
             fill_in: false,
             decompositions: false,
             fill_in_beyond: None,
+            winner_fill_in: false,
             progress: false,
             max_nodes: None,
         }
@@ -259,6 +266,14 @@ pub(crate) fn certificate_in<B: BitSet>(
         .then_some(cfg.fill_in_beyond)
         .flatten()
         .map(|n| (n.max(1), Setup::one(&step, pos.geometry())));
+    // With the winner's fill-in, one worker for each player taken as the winner.
+    let for_winner = |c: Color| {
+        let mut s = step.clone();
+        s.knowledge.fill_in_for = Some(c);
+        Setup::one(&s, pos.geometry())
+    };
+    let winner_setups = (cfg.winner_fill_in && step.knowledge.fill_in)
+        .then(|| [for_winner(Color::Black), for_winner(Color::White)]);
     step.knowledge.fill_in &= cfg.fill_in;
     let setup = Setup::one(&step, pos.geometry());
     let mut vcs = nash_vc::VcBuilder::<B>::default();
@@ -268,6 +283,10 @@ pub(crate) fn certificate_in<B: BitSet>(
         vcs,
         worker: Resolver::new(pos, &setup.ctx(table)),
         filler: fallback.as_ref().map(|(n, s)| (*n, Resolver::new(pos, &s.ctx(table)))),
+        for_winner: winner_setups
+            .as_ref()
+            .map(|s| s.each_ref().map(|s| Resolver::new(pos, &s.ctx(table)))),
+        winner_known: false,
         solves: 0,
         filled: 0,
         step,
@@ -416,6 +435,10 @@ struct Builder<'t, B: BitSet> {
     worker: Resolver<'t, B>,
     /// The worker with fill-in, and the nodes after which a solve without it gives way to it.
     filler: Option<(u64, Resolver<'t, B>)>,
+    /// With [`CertifyConfig::winner_fill_in`], the workers with the fill-in for Black and for
+    /// White as the winner; `winner_known` once the root is solved.
+    for_winner: Option<[Resolver<'t, B>; 2]>,
+    winner_known: bool,
     /// The positions solved, and how many of them by `filler`.
     solves: u64,
     filled: u64,
@@ -460,6 +483,7 @@ impl<B: BitSet> Builder<'_, B> {
             Outcome::Win { .. } => pos.to_move(),
             _ => !pos.to_move(),
         };
+        self.winner_known = true;
         let mut p = pos.clone();
         self.node(&mut p)
     }
@@ -561,6 +585,17 @@ impl<B: BitSet> Builder<'_, B> {
     /// A re-solve of `pos` by the solver.
     fn solve_now(&mut self, pos: &Position<B>) -> Result<SolveResult<B>, CertifyError> {
         self.solves += 1;
+        if self.for_winner.is_some() {
+            let winner = if self.winner_known { self.winner } else { pos.to_move() };
+            self.step.budget = self.left()?;
+            let Some(workers) = &mut self.for_winner else { unreachable!() };
+            let r = workers[winner.index()].solve(pos, &self.step);
+            self.used += r.stats.nodes;
+            return match r.outcome {
+                Outcome::Unknown { reason } => Err(CertifyError::Unknown(reason)),
+                _ => Ok(r),
+            };
+        }
         if let Some(beyond) = self.filler.as_ref().map(|f| f.0) {
             let budget = self.left()?;
             let short = budget.nodes.map_or(true, |n| n > beyond);

@@ -5,6 +5,7 @@ use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::Duration;
 
+use nash_board::Color;
 use nash_vc::{HSearchConfig, OrLimit};
 
 use crate::progress::Progress;
@@ -142,6 +143,12 @@ pub struct Knowledge {
     pub threats: bool,
     /// Fill dead and captured cells, prune inferior moves (nash-patterns).
     pub fill_in: bool,
+    /// With `fill_in`, for a search whose winner is known (a proof certificate's re-solves):
+    /// only the fill-in that adds nothing to that player's carriers. Dead cells are filled
+    /// with the other player's stones, only the other player's captures are filled, and only
+    /// that player's own moves are pruned as inferior; its captures, and the other player's
+    /// inferior moves, are left to the search.
+    pub fill_in_for: Option<Color>,
     /// Decide positions by virtual connections: an edge-to-edge full connection of the player who
     /// just moved is a loss, a semi or full one of the player to move is a win (nash-vc).
     pub vc: bool,
@@ -163,6 +170,7 @@ impl Default for Knowledge {
         Knowledge {
             threats: true,
             fill_in: true,
+            fill_in_for: None,
             vc: true,
             mustplay: true,
             decompositions: true,
@@ -178,6 +186,7 @@ impl Knowledge {
         Knowledge {
             threats: false,
             fill_in: false,
+            fill_in_for: None,
             vc: false,
             mustplay: false,
             decompositions: false,

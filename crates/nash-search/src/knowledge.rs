@@ -97,7 +97,7 @@ pub(crate) struct Pipeline<B: BitSet> {
     cfg: Knowledge,
     /// Static move score by bit index (higher first).
     centre: Vec<i32>,
-    ice: Option<&'static Ice<B>>,
+    ice: [Option<&'static Ice<B>>; 2],
     /// A pool of H-search builders, each describing a recently analysed position: a child's
     /// connections for the player who did not move are taken from its parent's (Chen 2025
     /// s.5.4.2) when the parent's builder is still in the pool.
@@ -148,7 +148,28 @@ impl<B: BitSet> Pipeline<B> {
             }
             centre[B::bit_of(cell)] = w;
         }
-        let ice = cfg.fill_in.then(|| Ice::shared(geom));
+        // One engine for each player to move: the same one unless the fill-in is for a known
+        // winner, whose own moves are pruned and the loser's are not.
+        let ice = match (cfg.fill_in, cfg.fill_in_for) {
+            (false, _) => [None; 2],
+            (true, None) => [Some(Ice::shared(geom)); 2],
+            (true, Some(winner)) => {
+                let config = nash_patterns::ice::Config {
+                    dead_fill: Some(!winner),
+                    captures_of: Some(!winner),
+                    ..nash_patterns::ice::Config::default()
+                };
+                let loser = nash_patterns::ice::Config {
+                    dominated: false,
+                    vulnerable: false,
+                    kill_dominated: false,
+                    ..config
+                };
+                let mut ice = [Some(Ice::shared_with(geom, config)); 2];
+                ice[(!winner).index()] = Some(Ice::shared_with(geom, loser));
+                ice
+            }
+        };
         let n = geom.cells().len() + 2;
         let vc: Vec<_> = (0..plan.pool).map(|_| VcBuilder::new(cfg.hsearch)).collect();
         let cache = vec![Cached::default(); plan.cache_slots.min(CACHE_START)];
@@ -291,7 +312,7 @@ impl<B: BitSet> Pipeline<B> {
         // carrier C plus the winner's captured cells and those cells ([`Node::fill_carrier`]).
         let mut pruned = B::EMPTY;
         let mut analysis = None;
-        if let Some(ice) = &self.ice {
+        if let Some(ice) = self.ice[me.index()] {
             let a = ice.analyse(pos);
             if let Some(w) = a.winner {
                 if !root || w != me {

@@ -252,3 +252,25 @@ fn random_5x5_positions_each_feature_alone() {
         }
     }
 }
+
+#[test]
+fn captures_of_one_colour_fill_only_that_colours_captures_and_stay_sound() {
+    let mut rng = SmallRng::seed_from_u64(0x5eed_00c0);
+    let mut o = Oracle::new(5, 5);
+    for only in Color::ALL {
+        let cfg = Config { captures_of: Some(only), dead_fill: Some(only), ..Config::default() };
+        let ice = engine(5, 5, cfg);
+        let (mut captured, mut checked) = (0, 0);
+        while checked < 1000 {
+            let empties = rng.gen_range(1..=12);
+            let pos = random_position(&mut rng, 5, 5, empties);
+            let a = ice.analyse(&pos);
+            assert!(a.captured[(!only).index()].is_empty(), "{pos}");
+            captured += a.captured[only.index()].len();
+            o.clear();
+            check(&ice, &mut o, &pos).unwrap();
+            checked += 1;
+        }
+        assert!(captured > 0, "no {only} capture found");
+    }
+}

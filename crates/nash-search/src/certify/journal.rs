@@ -90,7 +90,8 @@ pub(crate) struct Settings {
     pub fill_in: bool,
     pub decompositions: bool,
     pub fill_in_beyond: Option<u64>,
-    /// The re-solves' knowledge, as its `Debug` form writes it.
+    /// The re-solves' knowledge, as its `Debug` form writes it, followed by
+    /// `" with the winner's fill-in"` with [`super::CertifyConfig::winner_fill_in`].
     pub knowledge: String,
 }
 
@@ -109,7 +110,11 @@ impl Settings {
             fill_in: cfg.fill_in,
             decompositions: cfg.decompositions,
             fill_in_beyond: cfg.fill_in_beyond,
-            knowledge: format!("{:?}", cfg.solver.knowledge),
+            knowledge: format!(
+                "{:?}{}",
+                cfg.solver.knowledge,
+                if cfg.winner_fill_in { " with the winner's fill-in" } else { "" }
+            ),
         }
     }
 
