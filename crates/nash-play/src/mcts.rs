@@ -21,7 +21,6 @@ use std::time::Instant;
 
 use nash_board::{with_position, AnyPosition, BitSet, Cell, Move, Position};
 use nash_search::{Knowledge, MoveOrdering, Outcome, SolverConfig};
-use nash_vc::{HSearchConfig, VcBuilder};
 
 pub(crate) use playout::Policy;
 use tree::{Forest, Proof};
@@ -113,10 +112,6 @@ pub(crate) struct Config {
     /// When the root is proven lost, spend the rest of the move on a search without
     /// knowledge or proofs, for the move that loses least often against a fallible opponent.
     pub(crate) defend: bool,
-    /// When the root is proven lost, play in the mustplay, the cells every one of the
-    /// opponent's edge-to-edge virtual connections needs: a move outside it leaves the
-    /// opponent a win without thought, one inside makes them find the answer.
-    pub(crate) resist: bool,
     /// Threads.
     pub(crate) threads: usize,
     /// How the threads share the work: one tree each, or one tree for all.
@@ -153,7 +148,6 @@ impl Config {
             reuse: false,
             solve: 0,
             defend: false,
-            resist: false,
             threads: 1,
             parallel: Parallel::Root,
             mem_mib: 256,
@@ -218,7 +212,6 @@ impl Config {
         self.solve =
             s.get_checked("solve", self.solve, "a number of empty cells (0: off)", |n| *n <= 361)?;
         self.defend = s.get("defend", self.defend, on_off)?;
-        self.resist = s.get("resist", self.resist, on_off)?;
         self.threads =
             s.get_checked("threads", self.threads, "a thread count from 1 to 256", |t| {
                 (1..=256).contains(t)
@@ -238,7 +231,7 @@ impl Config {
     pub(crate) fn spec(&self) -> String {
         format!(
             "{}:c={},rave={},fpu={},playout={},playouts={},expand={},know={},fillin={},mustplay={},vc={},\
-             solver={},prior={},order={},spread={},bias={},playfill={},reuse={},solve={},defend={},resist={},threads={},parallel={},mem={},seed={},swap={}",
+             solver={},prior={},order={},spread={},bias={},playfill={},reuse={},solve={},defend={},threads={},parallel={},mem={},seed={},swap={}",
             self.name,
             self.c,
             self.rave,
@@ -259,7 +252,6 @@ impl Config {
             self.reuse,
             self.solve,
             self.defend,
-            self.resist,
             self.threads,
             self.parallel,
             self.mem_mib,
@@ -422,20 +414,17 @@ impl Mcts {
                 let mut defence = Forest::new(geom, &plain);
                 defence.start(pos, &plain, seed);
                 defence.search(pos, &plain, &limits, left);
-                let mut c = choose(&defence, start, None);
+                let mut c = choose(&defence, start);
                 (c.value, c.nodes) = (Some(-WIN), c.nodes + used);
                 return Some(c);
             }
         }
-        // Only a lost root asks for the mustplay: one H-search, against the search's many.
-        let keep = if cfg.resist && lost { lost_mustplay(pos) } else { None };
-        Some(choose(forest, start, keep))
+        Some(choose(forest, start))
     }
 }
 
-/// The move of the summed root statistics, with what the threads saw; with `keep`, only the
-/// moves in it when the search looked at any of them.
-fn choose<B: BitSet>(forest: &Forest<B>, start: Instant, keep: Option<B>) -> Choice {
+/// The move of the summed root statistics, with what the threads saw.
+fn choose<B: BitSet>(forest: &Forest<B>, start: Instant) -> Choice {
     let mut moves = vec![RootMove::default(); B::CAPACITY];
     let mut cells: Vec<usize> = Vec::new();
     let mut won: Option<Cell> = None;
@@ -459,9 +448,6 @@ fn choose<B: BitSet>(forest: &Forest<B>, start: Instant, keep: Option<B>) -> Cho
             m.lost |= c.proof == Proof::Win;
             m.wins_now |= c.proof == Proof::Loss;
         }
-    }
-    if let Some(k) = keep.filter(|k| cells.iter().any(|&b| k.has_bit(b))) {
-        cells.retain(|&b| k.has_bit(b));
     }
     let rate = |m: &RootMove| if m.visits == 0 { 0.5 } else { m.wins / m.visits as f64 };
     // Best first: winning moves, then moves not proven lost, then by playouts.
@@ -515,16 +501,6 @@ fn choose<B: BitSet>(forest: &Forest<B>, start: Instant, keep: Option<B>) -> Cho
         nodes: forest.workers.iter().map(|w| w.iterations).sum(),
         elapsed: start.elapsed(),
     }
-}
-
-/// The mustplay of a position (Chen 2025 Definition 7: the cells in every one of the
-/// opponent's edge-to-edge connections, full or semi; every empty cell when there are none);
-/// `None` when those connections share no cell.
-fn lost_mustplay<B: BitSet>(pos: &Position<B>) -> Option<B> {
-    let mut vc = VcBuilder::new(HSearchConfig::default());
-    vc.build(pos);
-    let must = vc.mustplay();
-    (!must.is_empty()).then_some(must)
 }
 
 /// A winning move by the solver when the position has few empty cells: at most half the

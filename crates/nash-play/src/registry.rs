@@ -66,7 +66,7 @@ pub fn players() -> &'static [PlayerInfo] {
             name: "mcts",
             about: "UCT with random playouts (Horrell et al. s.2.3.3; settings: c, rave, fpu, \
                     playout, playouts, expand, know, fillin, mustplay, vc, solver, prior, order, spread, bias, \
-                    playfill, reuse, solve, defend, resist, threads, parallel, mem, seed, swap)",
+                    playfill, reuse, solve, defend, threads, parallel, mem, seed, swap)",
         },
         PlayerInfo {
             name: "amaf",

@@ -131,26 +131,12 @@ fn a_lost_root_is_defended() {
 }
 
 #[test]
-fn a_lost_root_resists_inside_the_carrier() {
-    // The position of the test above: Black's b3 reaches its edge at a4 or b4, White's
-    // mustplay. With `resist`, White's move is one of the two, which the opponent must answer;
-    // without it, whichever lost move had the most playouts.
-    let mut pos = position(4, "b1 a1 b2 c2 b3 d1");
-    with_position!(&mut pos, p => p.set_to_move(Color::White));
-    let plain = build("best").unwrap().choose(&pos, &nodes(2_000));
-    assert!(!["a4", "b4"].contains(&cell(&plain).to_string().as_str()), "{plain:?}");
-    let c = build("best:resist=true").unwrap().choose(&pos, &nodes(2_000));
-    assert!(c.value.unwrap() <= -PROVEN, "{c:?}");
-    assert!(["a4", "b4"].contains(&cell(&c).to_string().as_str()), "{c:?}");
-}
-
-#[test]
 fn specs_read_and_write_every_setting() {
     let p = build("mcts:c=0.5,playouts=5000,seed=1,threads=2").unwrap();
     assert_eq!(
         p.spec(),
         "mcts:c=0.5,rave=0,fpu=1,playout=random,playouts=5000,expand=1,know=0,fillin=false,\
-         mustplay=false,vc=false,solver=true,prior=0,order=circuit,spread=rank,bias=0,playfill=false,reuse=false,solve=0,defend=false,resist=false,threads=2,parallel=root,mem=256,\
+         mustplay=false,vc=false,solver=true,prior=0,order=circuit,spread=rank,bias=0,playfill=false,reuse=false,solve=0,defend=false,threads=2,parallel=root,mem=256,\
          seed=1,swap=false"
     );
     let err = |s: &str| build(s).unwrap_err();
