@@ -10,7 +10,7 @@
 //!   positions of testdata/hsearch-table-5.1.txt.
 //! - `horrell`: Horrell et al. Table 1, the round robin of minimax, beam, MCTS, AMAF and
 //!   AMAF-bridge on 9x9 (the Monte Carlo players at `--playouts` a move), both colours of the
-//!   balanced openings `a2` to `a8`, beside the paper's win rates.
+//!   west-edge openings `a2` to `a8`, beside the paper's win rates.
 //! - `horrell-fig2`, `horrell-fig3`, `horrell-fig4`: Horrell et al.'s Figures 2 to 4, plain UCT
 //!   against minimax-bridge as the exploration constant, playouts a move and board size vary
 //!   (`experiment/figures.rs`), written as JSON and SVG into `docs/horrell/`.
@@ -354,8 +354,9 @@ fn horrell(args: &Args) -> anyhow::Result<()> {
         "minimax" | "beam" => name.to_owned(),
         _ => format!("{name}:playouts={}", args.playouts),
     };
-    let openings: Vec<nash_board::Cell> =
-        (1..SIZE as u8 - 1).map(|r| nash_board::Cell::at(0, r)).collect();
+    // The west edge, as the tournament's `--openings west-edge`: the set this experiment was
+    // first measured on, kept when the tournament's 9x9 default became another.
+    let openings = crate::tournament::west_edge(SIZE);
     args.solves(HORRELL.len() * (HORRELL.len() - 1) / 2 * openings.len() * 2);
     let n = HORRELL.len();
     let mut wins = vec![vec![0u32; n]; n];

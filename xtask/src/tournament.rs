@@ -4,11 +4,14 @@
 //!
 //! Every pairing plays each opening of the set twice, each engine once with Black, so that the
 //! advantage of the opening and of the first move cancels within the pairing. The default set
-//! (`--openings balanced`) is the cells of White's west edge without its corners, `a2` to
-//! `a(n-1)`: on the boards solved so far (5x5 to 8x8, testdata/opening-maps.txt) some of them
-//! win for Black and some lose, none by a wide margin, which is what makes an opening useful
-//! for comparing players. Their 180° images would give the same games again, so they are left
-//! out.
+//! (`--openings balanced`) is, on 9x9, the 20 openings of testdata/balanced-openings-9x9.tsv,
+//! those a long Monte Carlo search judged nearest an even game; on other sizes, where no such
+//! estimate was made, it is the west-edge set (`--openings west-edge`): the cells of White's
+//! west edge without its corners, `a2` to `a(n-1)`. On the boards solved so far (5x5 to 8x8,
+//! testdata/opening-maps.txt) some of those win for Black and some lose, none by a wide
+//! margin, which is what makes an opening useful for comparing players; on 9x9 their analogues
+//! are probably all decided for one side, hence the other set there. The 180° images of the
+//! openings would give the same games again, so they are left out.
 //!
 //! Games run in parallel, each between two freshly started engines (a crash or a hang cannot
 //! leak into the next game). Each finished game is appended to `games.jsonl` and saved as SGF
@@ -60,8 +63,10 @@ pub struct Args {
     /// Board size (square boards; 5 to 13 are the sizes the openings are meant for).
     #[arg(long, short, default_value_t = 9, value_parser = parse_size)]
     pub size: usize,
-    /// The openings, each a black first move: `balanced` (a2 to a(n-1)), `all` (every cell),
-    /// `none` (the empty board, one game each way), or a list of cells such as "a3 b2".
+    /// The openings, each a black first move: `balanced` (on 9x9 the 20 openings of
+    /// testdata/balanced-openings-9x9.tsv, "e3 e4 f3 … d4"; on any other size the west edge),
+    /// `west-edge` (a2 to a(n-1) on every size), `all` (every cell), `none` (the empty board,
+    /// one game each way), or a list of cells such as "a3 b2".
     #[arg(long, default_value = "balanced")]
     pub openings: String,
     /// Seconds per move, told to engines that know `time_settings` (as `time_settings 0 T 1`).
@@ -317,11 +322,12 @@ fn engine_specs(args: &Args) -> anyhow::Result<Vec<EngineSpec>> {
 fn openings(text: &str, n: usize) -> anyhow::Result<Vec<Option<Cell>>> {
     let cell = |col: usize, row: usize| Cell::new(col as u8, row as u8).expect("on the board");
     Ok(match text {
-        "balanced" => {
+        "balanced" if n == 9 => balanced_9x9()?.into_iter().map(Some).collect(),
+        "balanced" | "west-edge" => {
             if n < 3 {
-                bail!("no balanced openings on {n}x{n}: give them with --openings");
+                bail!("no {text} openings on {n}x{n}: give them with --openings");
             }
-            (1..n - 1).map(|row| Some(cell(0, row))).collect()
+            west_edge(n).into_iter().map(Some).collect()
         }
         "all" => (0..n).flat_map(|row| (0..n).map(move |col| Some(cell(col, row)))).collect(),
         "none" => vec![None],
@@ -344,6 +350,55 @@ fn openings(text: &str, n: usize) -> anyhow::Result<Vec<Option<Cell>>> {
             out
         }
     })
+}
+
+/// The cells of White's west edge without its corners, `a2` to `a(n-1)`, on an `n`×`n` board
+/// (`n` at least 3).
+pub(crate) fn west_edge(n: usize) -> Vec<Cell> {
+    (1..n - 1).map(|row| Cell::at(0, row as u8)).collect()
+}
+
+/// The balanced openings of 9x9, built into the binary so that the set cannot drift from the
+/// file that documents how it was chosen.
+const BALANCED_9X9: &str = include_str!("../../testdata/balanced-openings-9x9.tsv");
+
+/// The openings marked `yes` in the `balanced` column of testdata/balanced-openings-9x9.tsv,
+/// in the order of its `rank` column (the estimate nearest 50% first).
+fn balanced_9x9() -> anyhow::Result<Vec<Cell>> {
+    balanced_openings(BALANCED_9X9).context("testdata/balanced-openings-9x9.tsv")
+}
+
+/// The balanced openings of a table in the format of testdata/balanced-openings-9x9.tsv: `#`
+/// comment lines, a tab-separated header naming the columns `opening`, `rank` and `balanced`,
+/// and one row per opening.
+fn balanced_openings(text: &str) -> anyhow::Result<Vec<Cell>> {
+    let mut rows = text.lines().filter(|l| !l.starts_with('#') && !l.trim().is_empty());
+    let header: Vec<&str> = rows.next().context("no header line")?.split('\t').collect();
+    let column = |name: &str| {
+        header.iter().position(|h| *h == name).with_context(|| format!("no column {name:?}"))
+    };
+    let (opening, rank, balanced) = (column("opening")?, column("rank")?, column("balanced")?);
+    let mut chosen = Vec::new();
+    for line in rows {
+        let fields: Vec<&str> = line.split('\t').collect();
+        let field =
+            |i: usize| fields.get(i).copied().with_context(|| format!("row {line:?} is too short"));
+        match field(balanced)? {
+            "yes" => {}
+            "no" => continue,
+            other => bail!("row {line:?}: balanced is {other:?}, expected yes or no"),
+        }
+        let cell: Cell =
+            field(opening)?.parse().map_err(|_| anyhow::anyhow!("row {line:?}: bad opening"))?;
+        let place: u32 =
+            field(rank)?.parse().map_err(|_| anyhow::anyhow!("row {line:?}: bad rank"))?;
+        chosen.push((place, cell));
+    }
+    if chosen.is_empty() {
+        bail!("no opening is marked balanced");
+    }
+    chosen.sort_by_key(|&(place, _)| place);
+    Ok(chosen.into_iter().map(|(_, c)| c).collect())
 }
 
 /// Every game: per opening, each pairing with both colours. Ids are stable for the same
@@ -655,5 +710,82 @@ fn elo_text(d: f64) -> String {
         "+inf".to_owned()
     } else {
         "-inf".to_owned()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `--openings TEXT` on an `n`×`n` board gives `expected`, the cells separated by spaces
+    /// (`-` for the empty board), or an error whose message contains `expected` after `error:`.
+    fn check(text: &str, n: usize, expected: &str) {
+        let got = openings(text, n).map(|cells| {
+            let words: Vec<String> =
+                cells.iter().map(|c| c.map_or("-".to_owned(), |c| c.to_string())).collect();
+            words.join(" ")
+        });
+        match (expected.strip_prefix("error:"), got) {
+            (Some(message), Err(e)) => {
+                assert!(format!("{e:#}").contains(message), "{text:?} on {n}: {e:#}")
+            }
+            (None, Ok(cells)) => assert_eq!(cells, expected, "{text:?} on {n}"),
+            (_, got) => panic!("{text:?} on {n}: expected {expected:?}, got {got:?}"),
+        }
+    }
+
+    /// The 20 openings nearest 50% in testdata/balanced-openings-9x9.tsv, by rank.
+    const BALANCED_9X9_CELLS: &str = "e3 e4 f3 b5 g4 d3 c3 h3 b4 i2 h4 i1 f2 g2 c4 b3 e2 d2 c2 d4";
+
+    #[test]
+    fn named_sets_per_size() {
+        check("balanced", 9, BALANCED_9X9_CELLS);
+        check("west-edge", 9, "a2 a3 a4 a5 a6 a7 a8");
+        // Other sizes have no estimated set: `balanced` is the west edge there.
+        check("balanced", 7, "a2 a3 a4 a5 a6");
+        check("west-edge", 7, "a2 a3 a4 a5 a6");
+        check("balanced", 3, "a2");
+        check("balanced", 2, "error:no balanced openings on 2x2");
+        check("west-edge", 2, "error:no west-edge openings on 2x2");
+        check("all", 2, "a1 b1 a2 b2");
+        check("none", 9, "-");
+    }
+
+    #[test]
+    fn lists_of_cells() {
+        check("a3 b2", 5, "a3 b2");
+        check("a3,b2", 5, "a3 b2");
+        check("f1", 5, "error:opening f1 is not on the 5x5 board");
+        check("a3 a3", 5, "error:opening a3 is given twice");
+        check("9x", 5, "error:invalid opening \"9x\"");
+        check("x9", 5, "error:opening x9 is not on the 5x5 board");
+        check(" ", 5, "error:no openings in");
+    }
+
+    #[test]
+    fn balanced_9x9_is_one_cell_of_each_rotation_pair() {
+        let cells = balanced_9x9().expect("the embedded table parses");
+        assert_eq!(cells.len(), 20);
+        let rotated = |c: Cell| Cell::at(8 - c.col(), 8 - c.row());
+        for &c in &cells {
+            assert!(!cells.contains(&rotated(c)) || rotated(c) == c, "{c} and its image");
+        }
+    }
+
+    #[test]
+    fn balanced_table_errors_name_the_problem() {
+        let check_err = |text: &str, message: &str| {
+            let e = balanced_openings(text).expect_err(text);
+            assert!(format!("{e:#}").contains(message), "{text:?}: {e:#}");
+        };
+        check_err("# only a comment\n", "no header line");
+        check_err("opening\trank\n", "no column \"balanced\"");
+        check_err("opening\trank\tbalanced\na1\t1\tmaybe\n", "balanced is \"maybe\"");
+        check_err("opening\trank\tbalanced\n1a\t1\tyes\n", "bad opening");
+        check_err("opening\trank\tbalanced\na1\tfirst\tyes\n", "bad rank");
+        check_err("opening\trank\tbalanced\na1\t1\n", "too short");
+        check_err("opening\trank\tbalanced\na1\t1\tno\n", "no opening is marked balanced");
+        let two = "opening\trank\tbalanced\nb2\t2\tyes\na1\t1\tyes\nc3\t3\tno\n";
+        assert_eq!(balanced_openings(two).expect("parses"), [Cell::at(0, 0), Cell::at(1, 1)]);
     }
 }
