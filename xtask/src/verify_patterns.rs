@@ -102,9 +102,11 @@ const TALL_BOARDS: [(usize, usize); 4] = [(3, 6), (6, 3), (4, 6), (6, 4)];
 /// filled keeps each search of the hash oracle short.
 const EMPTY_SHARES: &[f64] = &[0.25];
 
-/// Default shares on [`TALL_BOARDS`]. f10 passed 40 completions a quarter empty on 4x6 while
-/// sparser ones refute it there, so half-empty completions are drawn too (each costs the hash
-/// oracle far more: emptier still is too slow for a routine run).
+/// Default shares on [`TALL_BOARDS`]. With some seeds f10 passed 40 completions a quarter
+/// empty on 4x6, and edge-line-three-a on 4x6 and 6x4, though both are false there; these
+/// boards have few placements, so 40 more completions are drawn, half empty, to reach the
+/// positions with more empty cells as well (each costs the hash oracle far more: emptier
+/// still is too slow for a routine run).
 const TALL_EMPTY_SHARES: &[f64] = &[0.25, 0.5];
 
 /// Whether an image spans more than five rows or five columns.
@@ -469,6 +471,20 @@ mod tests {
              \x20   4  .  .  .  .  .  W  4\n\
              \x20      a  b  c  d  e  f\n\
              white to move\n",
+        ),
+        (
+            // The same on 4x6, the image unturned: Black wins, and loses once d3, d4, d5 are
+            // White.
+            "pattern edge-line-three-a\nkind captured white\n  . w w\n . . w w\n. . * w w\n w . * w w\n  . . * w w\n   b b b ?\n    b b b\nend\n",
+            "   a  b  c  d\n\
+             1  B  B  .  .  1\n\
+             \x20 2  B  W  .  .  2\n\
+             \x20  3  .  .  .  .  3\n\
+             \x20   4  B  W  .  .  4\n\
+             \x20    5  B  .  .  .  5\n\
+             \x20     6  W  B  B  B  6\n\
+             \x20        a  b  c  d\n\
+             black to move\n",
         ),
     ];
 
