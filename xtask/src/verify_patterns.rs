@@ -36,8 +36,9 @@ pub struct Args {
     /// of up to 16 cells).
     #[arg(long, default_value_t = 1000)]
     samples: usize,
-    /// Completions to sample per placement on the boards of more than 16 cells (4x5, 5x4,
-    /// 5x5), where each needs a fresh search.
+    /// Completions to sample per placement and share of `--empty-shares` on the boards of
+    /// more than 16 cells (4x5, 5x4, 5x5 and those of six rows or columns), where each needs a
+    /// fresh search.
     #[arg(long, default_value_t = 40)]
     samples_5x5: usize,
     /// Enumerate every completion when there are at most this many.
