@@ -737,6 +737,14 @@ impl<B: BitSet> Builder<'_, B> {
             results.push(None);
             todo.push(i);
         }
+        // One solve is the building thread's, with no threads to start.
+        if let [i] = todo[..] {
+            results[i] = Some(self.solve(&positions[i])?);
+            todo.clear();
+        }
+        if todo.is_empty() {
+            return Ok(results.into_iter().flatten().collect());
+        }
         let winner = if self.winner_known { self.winner } else { positions[0].to_move() };
         let (budget, start, used) = (&self.budget, self.start, self.used);
         let next = AtomicUsize::new(0);
