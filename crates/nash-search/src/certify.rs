@@ -638,15 +638,19 @@ impl<B: BitSet> Builder<'_, B> {
             Out::Spool(s) => self.kept_bytes + s.bytes(),
             Out::Memory(_) => 0,
         };
+        // Where the build is: the first moves of the line it is writing (the options near the
+        // root are written one after another, so these tell how far it has come).
+        let at: Vec<String> = self.line.iter().take(4).map(Cell::to_string).collect();
         eprintln!(
             "certificate: {} nodes written ({:.1} MB), {:.0} s of CPU, {} re-solves ({} from \
-             the journal, {} with fill-in)",
+             the journal, {} with fill-in), at {}",
             self.closed.len(),
             bytes as f64 / 1e6,
             self.cpu().as_secs_f64(),
             self.solves,
             self.journaled,
-            self.filled
+            self.filled,
+            if at.is_empty() { "the root".to_string() } else { at.join(" ") }
         );
         Ok(())
     }
