@@ -354,6 +354,38 @@ pub(crate) fn certificate_in<B: BitSet>(
             );
         }
     }
+    if cfg.threads > 1 && !b.answers.contains_key(&position_key(pos)) {
+        // The root's re-solve, one of a build's longest, is made on every thread first: the
+        // building thread's own re-solve of it then finds it in the table.
+        let stages: Vec<(&SolverConfig, Option<u64>)> = match (&winner_setups, &fallback) {
+            (Some(w), _) => vec![(&w[pos.to_move().index()].each, None)],
+            (None, Some((n, f))) => vec![(&setup.each, Some(*n)), (&f.each, None)],
+            (None, None) => vec![(&setup.each, None)],
+        };
+        let cpu = (journal::thread_cpu(), journal::process_cpu());
+        for (each, beyond) in stages {
+            let Ok(left) = left(&b.budget, b.start, b.used) else { break };
+            let nodes = match beyond {
+                Some(n) => Some(left.nodes.map_or(n, |m| m.min(n))),
+                None => left.nodes,
+            };
+            let budget = Budget { nodes, ..left };
+            let all = SolverConfig { threads: cfg.threads, budget, ..each.clone() };
+            let r = crate::entry::solve_in(pos, &Setup::one(&all, pos.geometry()).ctx(table));
+            b.used += r.stats.nodes;
+            if beyond.is_none()
+                || !matches!(r.outcome, Outcome::Unknown { reason: StopReason::NodeLimit })
+            {
+                break;
+            }
+        }
+        // Its threads' CPU time: the process's while it ran, less the building thread's.
+        if let ((Some(t0), Some(p0)), (Some(t1), Some(p1))) =
+            (cpu, (journal::thread_cpu(), journal::process_cpu()))
+        {
+            b.threads_cpu += p1.saturating_sub(p0).saturating_sub(t1.saturating_sub(t0));
+        }
+    }
     let built = b.build(pos);
     // The journal's CPU time and both files flushed whether or not the build ended well: a
     // build out of budget is resumed later.
