@@ -783,6 +783,7 @@ impl<B: BitSet> Builder<'_, B> {
         }
         let winner = if self.winner_known { self.winner } else { positions[0].to_move() };
         let (budget, start, used) = (&self.budget, self.start, self.used);
+        let ahead = self.winner_known.then_some(self.search);
         let next = AtomicUsize::new(0);
         let threads: Vec<(Vec<Resolved<B>>, Duration)> = std::thread::scope(|scope| {
             let handles: Vec<_> = self
@@ -803,6 +804,31 @@ impl<B: BitSet> Builder<'_, B> {
                                 &mut filled,
                                 winner,
                             );
+                            // The position the builder goes on to after the winner's move (the
+                            // loser's stones outside the carrier, then the move) is solved
+                            // ahead too: the builder's own re-solve of it is then a table hit.
+                            let p = &positions[i];
+                            if let (Some(search), Ok(r)) = (ahead, &result) {
+                                if let Outcome::Win { winning_move: Some(m), carrier } = r.outcome {
+                                    let keep = carrier.with(m) & p.empty_cells();
+                                    if p.to_move() == winner && keep.len() > search + 1 {
+                                        let mut after = p.clone();
+                                        after.fill(!winner, p.empty_cells() - keep);
+                                        after.play_unchecked(m);
+                                        if crate::decided(&after).is_none() {
+                                            let mut ignored = false;
+                                            let _ = w.solve(
+                                                &after,
+                                                budget,
+                                                start,
+                                                &mut nodes,
+                                                &mut ignored,
+                                                winner,
+                                            );
+                                        }
+                                    }
+                                }
+                            }
                             done.push(Resolved { i, result, nodes: nodes - used, filled });
                         }
                         let cpu = journal::thread_cpu().zip(cpu).map(|(b, a)| b.saturating_sub(a));
