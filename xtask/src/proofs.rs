@@ -19,7 +19,7 @@ use std::collections::HashMap;
 use std::io::{BufRead, BufReader, Write};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{mpsc, Arc};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context};
@@ -80,10 +80,16 @@ pub struct Args {
     /// Give up on a position's certificate after this many seconds.
     #[arg(long, value_parser = crate::parse_seconds)]
     time_limit: Option<Duration>,
-    /// `measure`: give up on a position's certificate after this many seconds of the building
-    /// thread's CPU time (Linux), a limit that a loaded machine does not shorten.
+    /// `measure`: give up on a position's certificate after this many seconds of CPU time
+    /// (Linux: the building thread's and its re-solving threads'), a limit that a loaded
+    /// machine does not shorten.
     #[arg(long, value_parser = crate::parse_seconds)]
     cpu_limit: Option<Duration>,
+    /// Threads for each certificate's re-solves: at each of the loser's turns the positions
+    /// that need a solve are solved side by side. With more than one, a certificate can differ
+    /// from one run to the next (each is checked all the same).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256))]
+    threads: u16,
     /// `measure`: start each certificate afresh, discarding what an earlier run of it left.
     #[arg(long)]
     restart: bool,
@@ -232,6 +238,7 @@ fn config(args: &Args) -> CertifyConfig {
         winner_fill_in: args.winner_fill_in,
         progress: args.what == What::Measure,
         max_nodes: None,
+        threads: args.threads.into(),
     };
     cfg.solver.budget.time = args.time_limit;
     cfg
@@ -464,8 +471,9 @@ impl std::fmt::Display for OutOfCpu {
 
 impl std::error::Error for OutOfCpu {}
 
-/// `f` run on a thread of its own, cancelled through the solver's budget once that thread has
-/// used `limit` of CPU time.
+/// `f` run on a thread of its own, cancelled through the solver's budget once the process has
+/// used `limit` of CPU time since (that thread's and the re-solving threads' it starts; this
+/// one, asleep, adds next to nothing).
 fn within_cpu<T: Send>(
     limit: Option<Duration>,
     cfg: &CertifyConfig,
@@ -477,17 +485,13 @@ fn within_cpu<T: Send>(
     let cancel = Arc::new(AtomicBool::new(false));
     let mut cfg = cfg.clone();
     cfg.solver.budget.cancel = Some(cancel.clone());
-    let (tx, rx) = mpsc::channel();
+    let process = std::path::Path::new("/proc/self/stat");
+    let before = thread_cpu(process).unwrap_or_default();
     std::thread::scope(|scope| {
-        let worker = scope.spawn(move || {
-            // "/proc/thread-self" links to "PID/task/TID".
-            let _ = tx.send(std::fs::read_link("/proc/thread-self").ok());
-            f(&cfg)
-        });
-        let stat = rx.recv().ok().flatten().map(|p| PathBuf::from("/proc").join(p).join("stat"));
+        let worker = scope.spawn(move || f(&cfg));
         while !worker.is_finished() {
             std::thread::sleep(Duration::from_millis(100));
-            if stat.as_deref().and_then(thread_cpu).is_some_and(|t| t >= limit) {
+            if thread_cpu(process).is_some_and(|t| t.saturating_sub(before) >= limit) {
                 cancel.store(true, Ordering::Relaxed);
             }
         }
@@ -562,7 +566,9 @@ fn one(case: &Case, cfg: &CertifyConfig, spool: SpoolTo<'_>) -> anyhow::Result<R
         }
     };
     let build = start.elapsed();
-    let build_cpu = thread_cpu_now().zip(cpu).map(|(b, a)| b.saturating_sub(a) + made.cpu_before);
+    let build_cpu = thread_cpu_now()
+        .zip(cpu)
+        .map(|(b, a)| b.saturating_sub(a) + made.threads_cpu + made.cpu_before);
     let mut head = made.head.binary_head(made.nodes);
     head.append(&mut bytes);
     let bytes = head;

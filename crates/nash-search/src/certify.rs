@@ -1,8 +1,10 @@
 //! Proof certificates from solves: the winner's strategy written out for nash-proof's checker.
 //!
 //! The strategy is built by solving again each position it reaches, with one df-pn worker in
-//! one table (as the principal variation is). At the winner's turn the solver's move is
-//! played; at the loser's turn every empty cell is answered. Before either, the position is
+//! one table (as the principal variation is), or one per thread in that table, the positions
+//! after the loser's moves at one turn solved side by side ([`CertifyConfig::threads`]). At
+//! the winner's turn the solver's move is played; at the loser's turn every empty cell is
+//! answered. Before either, the position is
 //! restricted to the solve's carrier: the loser is given every empty cell outside it, which
 //! the carrier's definition allows (a threat pattern, van Rijswijck 2002 s.2.3; the
 //! architecture's carrier invariant), and which the checker takes as a `Restrict` node. A
@@ -17,6 +19,7 @@ use std::collections::HashMap;
 use std::fmt;
 use std::hash::{DefaultHasher, Hash, Hasher};
 use std::io::Write;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use nash_board::{BitSet, Cell, Color, Position};
@@ -73,6 +76,12 @@ pub struct CertifyConfig {
     /// Stop, as out of budget ([`StopReason::NodeLimit`]), before writing a node beyond this
     /// many: with [`certificate_resumable`], a build made in parts.
     pub max_nodes: Option<usize>,
+    /// Threads for the re-solves: at each of the loser's turns, the positions after the
+    /// loser's moves that need a solve are solved side by side, each thread with its own
+    /// workers in the shared table. With more than one, which proof a re-solve finds depends on
+    /// what the other threads stored first, so two builds can differ (each certificate is as
+    /// valid), and a node budget can be overrun by what the threads searched at once.
+    pub threads: usize,
 }
 
 impl Default for CertifyConfig {
@@ -87,6 +96,7 @@ impl Default for CertifyConfig {
             winner_fill_in: false,
             progress: false,
             max_nodes: None,
+            threads: 1,
         }
     }
 }
@@ -176,6 +186,9 @@ pub struct Streamed {
     pub journaled: u64,
     /// See `kept`.
     pub cpu_before: Duration,
+    /// The CPU time of this run's re-solving threads when there were several
+    /// ([`CertifyConfig::threads`]); the building thread's own is not in it.
+    pub threads_cpu: Duration,
 }
 
 /// [`certificate`] with its nodes written to `spool` as they are made (each node's postcard
@@ -278,18 +291,23 @@ pub(crate) fn certificate_in<B: BitSet>(
     let setup = Setup::one(&step, pos.geometry());
     let mut vcs = nash_vc::VcBuilder::<B>::default();
     vcs.set_recording(true);
+    let workers = (0..cfg.threads.max(1))
+        .map(|_| Workers {
+            step: step.clone(),
+            worker: Resolver::new(pos, &setup.ctx(table)),
+            filler: fallback.as_ref().map(|(n, s)| (*n, Resolver::new(pos, &s.ctx(table)))),
+            for_winner: winner_setups
+                .as_ref()
+                .map(|s| s.each_ref().map(|s| Resolver::new(pos, &s.ctx(table)))),
+        })
+        .collect();
     let mut b = Builder {
         derive: derive::Deriver::new(),
         vcs,
-        worker: Resolver::new(pos, &setup.ctx(table)),
-        filler: fallback.as_ref().map(|(n, s)| (*n, Resolver::new(pos, &s.ctx(table)))),
-        for_winner: winner_setups
-            .as_ref()
-            .map(|s| s.each_ref().map(|s| Resolver::new(pos, &s.ctx(table)))),
+        workers,
         winner_known: false,
         solves: 0,
         filled: 0,
-        step,
         budget: cfg.solver.budget.clone(),
         start: Instant::now(),
         used: 0,
@@ -311,6 +329,7 @@ pub(crate) fn certificate_in<B: BitSet>(
         kept_bytes: 0,
         cpu_start: journal::thread_cpu(),
         cpu_before: Duration::ZERO,
+        threads_cpu: Duration::ZERO,
         progress: cfg.progress,
         synced: Instant::now(),
         max_nodes: cfg.max_nodes,
@@ -333,6 +352,38 @@ pub(crate) fn certificate_in<B: BitSet>(
                 b.answers.len(),
                 b.cpu_before.as_secs_f64()
             );
+        }
+    }
+    if cfg.threads > 1 && !b.answers.contains_key(&position_key(pos)) {
+        // The root's re-solve, one of a build's longest, is made on every thread first: the
+        // building thread's own re-solve of it then finds it in the table.
+        let stages: Vec<(&SolverConfig, Option<u64>)> = match (&winner_setups, &fallback) {
+            (Some(w), _) => vec![(&w[pos.to_move().index()].each, None)],
+            (None, Some((n, f))) => vec![(&setup.each, Some(*n)), (&f.each, None)],
+            (None, None) => vec![(&setup.each, None)],
+        };
+        let cpu = (journal::thread_cpu(), journal::process_cpu());
+        for (each, beyond) in stages {
+            let Ok(left) = left(&b.budget, b.start, b.used) else { break };
+            let nodes = match beyond {
+                Some(n) => Some(left.nodes.map_or(n, |m| m.min(n))),
+                None => left.nodes,
+            };
+            let budget = Budget { nodes, ..left };
+            let all = SolverConfig { threads: cfg.threads, budget, ..each.clone() };
+            let r = crate::entry::solve_in(pos, &Setup::one(&all, pos.geometry()).ctx(table));
+            b.used += r.stats.nodes;
+            if beyond.is_none()
+                || !matches!(r.outcome, Outcome::Unknown { reason: StopReason::NodeLimit })
+            {
+                break;
+            }
+        }
+        // Its threads' CPU time: the process's while it ran, less the building thread's.
+        if let ((Some(t0), Some(p0)), (Some(t1), Some(p1))) =
+            (cpu, (journal::thread_cpu(), journal::process_cpu()))
+        {
+            b.threads_cpu += p1.saturating_sub(p0).saturating_sub(t1.saturating_sub(t0));
         }
     }
     let built = b.build(pos);
@@ -363,6 +414,7 @@ pub(crate) fn certificate_in<B: BitSet>(
         kept: b.kept,
         journaled: b.journaled,
         cpu_before: b.cpu_before,
+        threads_cpu: b.threads_cpu,
     })
 }
 
@@ -416,6 +468,13 @@ enum Plan<B> {
     Solved { mv: Option<Cell>, keep: B, semis: Vec<derive::Derived<B>> },
 }
 
+/// A plan, or what is known of it before the solver decides.
+enum Before<B> {
+    Done(Plan<B>),
+    /// The solver must decide; the semi connections between the winner's edges found so far.
+    Solve(Vec<derive::Derived<B>>),
+}
+
 impl<B: BitSet> Plan<B> {
     fn keep(&self) -> B {
         match self {
@@ -427,22 +486,104 @@ impl<B: BitSet> Plan<B> {
     }
 }
 
+/// The solvers of one re-solving thread: the worker, the one with fill-in that takes over
+/// after [`CertifyConfig::fill_in_beyond`] nodes, and with [`CertifyConfig::winner_fill_in`]
+/// one for each player taken as the winner; all in the build's table.
+struct Workers<'t, B: BitSet> {
+    step: SolverConfig,
+    worker: Resolver<'t, B>,
+    filler: Option<(u64, Resolver<'t, B>)>,
+    for_winner: Option<[Resolver<'t, B>; 2]>,
+}
+
+impl<B: BitSet> Workers<'_, B> {
+    /// Re-solves `pos` with what is left of `budget` after `used` nodes since `start`, adding
+    /// the nodes searched to `used` and setting `filled` when the worker with fill-in took
+    /// over; `winner` is the player the winner's fill-in takes as the winner.
+    fn solve(
+        &mut self,
+        pos: &Position<B>,
+        budget: &Budget,
+        start: Instant,
+        used: &mut u64,
+        filled: &mut bool,
+        winner: Color,
+    ) -> Result<SolveResult<B>, CertifyError> {
+        if let Some(workers) = &mut self.for_winner {
+            self.step.budget = left(budget, start, *used)?;
+            let r = workers[winner.index()].solve(pos, &self.step);
+            *used += r.stats.nodes;
+            return known(r);
+        }
+        if let Some((beyond, filler)) = &mut self.filler {
+            let b = left(budget, start, *used)?;
+            let short = b.nodes.map_or(true, |n| n > *beyond);
+            self.step.budget =
+                Budget { nodes: Some(b.nodes.map_or(*beyond, |n| n.min(*beyond))), ..b };
+            let r = self.worker.solve(pos, &self.step);
+            *used += r.stats.nodes;
+            if !matches!(r.outcome, Outcome::Unknown { reason: StopReason::NodeLimit } if short) {
+                return known(r);
+            }
+            *filled = true;
+            self.step.budget = left(budget, start, *used)?;
+            let r = filler.solve(pos, &self.step);
+            *used += r.stats.nodes;
+            return known(r);
+        }
+        self.step.budget = left(budget, start, *used)?;
+        let r = self.worker.solve(pos, &self.step);
+        *used += r.stats.nodes;
+        known(r)
+    }
+}
+
+/// A solve's result as the builder takes it: an outcome of `Unknown` is an error.
+fn known<B: BitSet>(r: SolveResult<B>) -> Result<SolveResult<B>, CertifyError> {
+    match r.outcome {
+        Outcome::Unknown { reason } => Err(CertifyError::Unknown(reason)),
+        _ => Ok(r),
+    }
+}
+
+/// What is left of the certificate's `budget` after `used` nodes since `start`, or why
+/// nothing is.
+fn left(budget: &Budget, start: Instant, used: u64) -> Result<Budget, CertifyError> {
+    let Some(left) = crate::pv::left(budget, start, used) else {
+        let out_of_time = budget.time.is_some_and(|t| start.elapsed() >= t);
+        let out_of_nodes = budget.nodes.is_some_and(|n| used >= n);
+        return Err(CertifyError::Unknown(match (out_of_time, out_of_nodes) {
+            (true, _) => StopReason::TimeLimit,
+            (_, true) => StopReason::NodeLimit,
+            _ => StopReason::Cancelled,
+        }));
+    };
+    Ok(left)
+}
+
+/// One re-solve of [`Builder::solve_all`]: the position's index, the result, the nodes
+/// searched and whether the worker with fill-in took over.
+struct Resolved<B: BitSet> {
+    i: usize,
+    result: Result<SolveResult<B>, CertifyError>,
+    nodes: u64,
+    filled: bool,
+}
+
 struct Builder<'t, B: BitSet> {
     /// The H-search of `Vc` leaves, its lists kept from one position to the next.
     derive: derive::Deriver<B>,
     /// nash-vc's H-search, recording how it makes each connection: tried first.
     vcs: nash_vc::VcBuilder<B>,
-    worker: Resolver<'t, B>,
-    /// The worker with fill-in, and the nodes after which a solve without it gives way to it.
-    filler: Option<(u64, Resolver<'t, B>)>,
-    /// With [`CertifyConfig::winner_fill_in`], the workers with the fill-in for Black and for
-    /// White as the winner; `winner_known` once the root is solved.
-    for_winner: Option<[Resolver<'t, B>; 2]>,
+    /// The workers of each re-solving thread ([`CertifyConfig::threads`]), the first also the
+    /// building thread's own.
+    workers: Vec<Workers<'t, B>>,
+    /// Whether the root is solved: until then the winner's fill-in takes the player to move
+    /// as the winner.
     winner_known: bool,
     /// The positions solved, and how many of them by `filler`.
     solves: u64,
     filled: u64,
-    step: SolverConfig,
     budget: crate::Budget,
     start: Instant,
     used: u64,
@@ -467,8 +608,10 @@ struct Builder<'t, B: BitSet> {
     kept: usize,
     kept_bytes: u64,
     cpu_before: Duration,
-    /// The building thread's CPU time when this run started.
+    /// The building thread's CPU time when this run started, and the CPU time of the
+    /// re-solving threads besides it.
     cpu_start: Option<Duration>,
+    threads_cpu: Duration,
     /// Whether to write progress lines, and when the files were last synced (and the last
     /// line written).
     progress: bool,
@@ -495,7 +638,7 @@ impl<B: BitSet> Builder<'_, B> {
             (Some(now), Some(start)) => now.saturating_sub(start),
             _ => self.start.elapsed(),
         };
-        self.cpu_before + now
+        self.cpu_before + now + self.threads_cpu
     }
 
     /// Records the CPU time in the journal and flushes the spool and the journal.
@@ -527,15 +670,19 @@ impl<B: BitSet> Builder<'_, B> {
             Out::Spool(s) => self.kept_bytes + s.bytes(),
             Out::Memory(_) => 0,
         };
+        // Where the build is: the first moves of the line it is writing (the options near the
+        // root are written one after another, so these tell how far it has come).
+        let at: Vec<String> = self.line.iter().take(4).map(Cell::to_string).collect();
         eprintln!(
             "certificate: {} nodes written ({:.1} MB), {:.0} s of CPU, {} re-solves ({} from \
-             the journal, {} with fill-in)",
+             the journal, {} with fill-in), at {}",
             self.closed.len(),
             bytes as f64 / 1e6,
             self.cpu().as_secs_f64(),
             self.solves,
             self.journaled,
-            self.filled
+            self.filled,
+            if at.is_empty() { "the root".to_string() } else { at.join(" ") }
         );
         Ok(())
     }
@@ -582,63 +729,147 @@ impl<B: BitSet> Builder<'_, B> {
         Ok(r)
     }
 
-    /// A re-solve of `pos` by the solver.
+    /// A re-solve of `pos` by the solver, on the building thread.
     fn solve_now(&mut self, pos: &Position<B>) -> Result<SolveResult<B>, CertifyError> {
         self.solves += 1;
-        if self.for_winner.is_some() {
-            let winner = if self.winner_known { self.winner } else { pos.to_move() };
-            self.step.budget = self.left()?;
-            let Some(workers) = &mut self.for_winner else { unreachable!() };
-            let r = workers[winner.index()].solve(pos, &self.step);
-            self.used += r.stats.nodes;
-            return match r.outcome {
-                Outcome::Unknown { reason } => Err(CertifyError::Unknown(reason)),
-                _ => Ok(r),
-            };
-        }
-        if let Some(beyond) = self.filler.as_ref().map(|f| f.0) {
-            let budget = self.left()?;
-            let short = budget.nodes.map_or(true, |n| n > beyond);
-            self.step.budget =
-                Budget { nodes: Some(budget.nodes.map_or(beyond, |n| n.min(beyond))), ..budget };
-            let r = self.worker.solve(pos, &self.step);
-            self.used += r.stats.nodes;
-            match r.outcome {
-                Outcome::Unknown { reason: StopReason::NodeLimit } if short => {}
-                Outcome::Unknown { reason } => return Err(CertifyError::Unknown(reason)),
-                _ => return Ok(r),
-            }
-            self.filled += 1;
-            self.step.budget = self.left()?;
-            let Some((_, filler)) = &mut self.filler else { unreachable!() };
-            let r = filler.solve(pos, &self.step);
-            self.used += r.stats.nodes;
-            return match r.outcome {
-                Outcome::Unknown { reason } => Err(CertifyError::Unknown(reason)),
-                _ => Ok(r),
-            };
-        }
-        self.step.budget = self.left()?;
-        let r = self.worker.solve(pos, &self.step);
-        self.used += r.stats.nodes;
-        match r.outcome {
-            Outcome::Unknown { reason } => Err(CertifyError::Unknown(reason)),
-            _ => Ok(r),
-        }
+        let winner = if self.winner_known { self.winner } else { pos.to_move() };
+        let mut filled = false;
+        let r = self.workers[0].solve(
+            pos,
+            &self.budget,
+            self.start,
+            &mut self.used,
+            &mut filled,
+            winner,
+        );
+        self.filled += u64::from(filled);
+        r
     }
 
-    /// What is left of the certificate's budget, or why nothing is.
-    fn left(&self) -> Result<Budget, CertifyError> {
-        let Some(budget) = crate::pv::left(&self.budget, self.start, self.used) else {
-            let out_of_time = self.budget.time.is_some_and(|t| self.start.elapsed() >= t);
-            let out_of_nodes = self.budget.nodes.is_some_and(|n| self.used >= n);
-            return Err(CertifyError::Unknown(match (out_of_time, out_of_nodes) {
-                (true, _) => StopReason::TimeLimit,
-                (_, true) => StopReason::NodeLimit,
-                _ => StopReason::Cancelled,
-            }));
-        };
-        Ok(budget)
+    /// [`Builder::solve`] of each of `positions`, side by side on the build's threads; the
+    /// results in the order of `positions`, or the first error in that order.
+    fn solve_all(
+        &mut self,
+        positions: &[Position<B>],
+    ) -> Result<Vec<SolveResult<B>>, CertifyError> {
+        if self.workers.len() == 1 || positions.len() < 2 {
+            return positions.iter().map(|p| self.solve(p)).collect();
+        }
+        let mut results: Vec<Option<SolveResult<B>>> = Vec::with_capacity(positions.len());
+        let mut todo = Vec::new();
+        for (i, p) in positions.iter().enumerate() {
+            if let Some(r) = crate::decided(p) {
+                results.push(Some(r));
+                continue;
+            }
+            if let Some(a) = self.answers.get(&position_key(p)) {
+                self.solves += 1;
+                self.journaled += 1;
+                self.filled += u64::from(a.filled);
+                let r = SolveResult { outcome: a.outcome.clone(), stats: Default::default() };
+                results.push(Some(r));
+                continue;
+            }
+            results.push(None);
+            todo.push(i);
+        }
+        // One solve is the building thread's, with no threads to start.
+        if let [i] = todo[..] {
+            results[i] = Some(self.solve(&positions[i])?);
+            todo.clear();
+        }
+        if todo.is_empty() {
+            return Ok(results.into_iter().flatten().collect());
+        }
+        let winner = if self.winner_known { self.winner } else { positions[0].to_move() };
+        let (budget, start, used) = (&self.budget, self.start, self.used);
+        let ahead = self.winner_known.then_some(self.search);
+        let next = AtomicUsize::new(0);
+        let threads: Vec<(Vec<Resolved<B>>, Duration)> = std::thread::scope(|scope| {
+            let handles: Vec<_> = self
+                .workers
+                .iter_mut()
+                .map(|w| {
+                    let (todo, next) = (&todo, &next);
+                    scope.spawn(move || {
+                        let cpu = journal::thread_cpu();
+                        let mut done = Vec::new();
+                        while let Some(&i) = todo.get(next.fetch_add(1, Ordering::Relaxed)) {
+                            let (mut nodes, mut filled) = (used, false);
+                            let result = w.solve(
+                                &positions[i],
+                                budget,
+                                start,
+                                &mut nodes,
+                                &mut filled,
+                                winner,
+                            );
+                            // The position the builder goes on to after the winner's move (the
+                            // loser's stones outside the carrier, then the move) is solved
+                            // ahead too: the builder's own re-solve of it is then a table hit.
+                            let p = &positions[i];
+                            if let (Some(search), Ok(r)) = (ahead, &result) {
+                                if let Outcome::Win { winning_move: Some(m), carrier } = r.outcome {
+                                    let keep = carrier.with(m) & p.empty_cells();
+                                    if p.to_move() == winner && keep.len() > search + 1 {
+                                        let mut after = p.clone();
+                                        after.fill(!winner, p.empty_cells() - keep);
+                                        after.play_unchecked(m);
+                                        if crate::decided(&after).is_none() {
+                                            let mut ignored = false;
+                                            let _ = w.solve(
+                                                &after,
+                                                budget,
+                                                start,
+                                                &mut nodes,
+                                                &mut ignored,
+                                                winner,
+                                            );
+                                        }
+                                    }
+                                }
+                            }
+                            done.push(Resolved { i, result, nodes: nodes - used, filled });
+                        }
+                        let cpu = journal::thread_cpu().zip(cpu).map(|(b, a)| b.saturating_sub(a));
+                        (done, cpu.unwrap_or_default())
+                    })
+                })
+                .collect();
+            handles.into_iter().map(|h| h.join().expect("a re-solving thread panicked")).collect()
+        });
+        let mut solved: Vec<Resolved<B>> = Vec::with_capacity(todo.len());
+        for (done, cpu) in threads {
+            self.threads_cpu += cpu;
+            solved.extend(done);
+        }
+        solved.sort_by_key(|r| r.i);
+        let mut first_error = None;
+        for r in solved {
+            self.solves += 1;
+            self.used += r.nodes;
+            self.filled += u64::from(r.filled);
+            match r.result {
+                Ok(res) => {
+                    if let Some(j) = &mut self.journal {
+                        j.solved(position_key(&positions[r.i]), &res.outcome, r.filled)
+                            .map_err(|e| CertifyError::Write(e.to_string()))?;
+                    }
+                    results[r.i] = Some(res);
+                }
+                Err(e) => {
+                    first_error.get_or_insert((r.i, e));
+                }
+            }
+        }
+        if let Some(j) = &mut self.journal {
+            j.flush().map_err(|e| CertifyError::Write(e.to_string()))?;
+        }
+        self.tick()?;
+        if let Some((_, e)) = first_error {
+            return Err(e);
+        }
+        Ok(results.into_iter().map(|r| r.expect("every position solved")).collect())
     }
 
     fn push(&mut self, node: Node) -> Result<u32, CertifyError> {
@@ -699,24 +930,49 @@ impl<B: BitSet> Builder<'_, B> {
     /// How the winner's win in `pos` will be shown, and the cells it keeps, without writing
     /// anything yet.
     fn plan(&mut self, pos: &Position<B>) -> Result<Plan<B>, CertifyError> {
+        match self.plan_unsolved(pos) {
+            Before::Done(plan) => Ok(plan),
+            Before::Solve(semis) => {
+                let outcome = self.solve(pos)?.outcome;
+                self.plan_solved(pos, outcome, semis)
+            }
+        }
+    }
+
+    /// [`Builder::plan`] as far as it goes without the solver: the plan, or, where the solver
+    /// must decide, the semi connections found on the way.
+    fn plan_unsolved(&mut self, pos: &Position<B>) -> Before<B> {
         let empty = pos.empty_cells();
         if pos.winner() == Some(self.winner) {
-            return Ok(Plan::Won);
+            return Before::Done(Plan::Won);
         }
         if empty.len() <= self.search {
-            return Ok(Plan::Search(empty));
+            return Before::Done(Plan::Search(empty));
         }
         let winner_moves = pos.to_move() == self.winner;
         let mut semis = Vec::new();
         if self.vc {
             if let Some(d) = self.recorded(pos, winner_moves, &mut semis) {
-                return Ok(Plan::Vc(d));
+                return Before::Done(Plan::Vc(d));
             }
             if let Some(d) = self.derive.edge_to_edge(pos, self.winner, winner_moves, &mut semis) {
-                return Ok(Plan::Vc(d));
+                return Before::Done(Plan::Vc(d));
             }
         }
-        match self.solve(pos)?.outcome {
+        Before::Solve(semis)
+    }
+
+    /// The plan of `pos` from the solver's `outcome`, with the semi connections `semis` that
+    /// [`Builder::plan_unsolved`] found.
+    fn plan_solved(
+        &mut self,
+        pos: &Position<B>,
+        outcome: Outcome<B>,
+        semis: Vec<derive::Derived<B>>,
+    ) -> Result<Plan<B>, CertifyError> {
+        let empty = pos.empty_cells();
+        let winner_moves = pos.to_move() == self.winner;
+        match outcome {
             Outcome::Win { winning_move, carrier } if winner_moves => {
                 let mv = match winning_move {
                     Some(m) => m,
@@ -813,6 +1069,10 @@ impl<B: BitSet> Builder<'_, B> {
             return self.push(Node::Play { at: At(m), next: next? });
         }
         let mut plans: Vec<(Cell, Option<Plan<B>>)> = Vec::new();
+        // The moves whose plans wait for the solver (their index in `plans` and the semis
+        // found), and the positions after them, solved together below.
+        let mut waiting = Vec::new();
+        let mut positions = Vec::new();
         for x in pos.empty_cells().iter() {
             // A semi connection whose carrier misses x still holds after x: a derivation's
             // empty ends are all midpoints of its AND steps, so all in its carrier. The semis
@@ -825,15 +1085,27 @@ impl<B: BitSet> Builder<'_, B> {
                 continue;
             }
             pos.play_unchecked(x);
-            self.line.push(x);
-            let plan = self.plan(pos);
-            self.line.pop();
-            pos.undo();
-            let plan = plan?;
-            if let Plan::Vc(d) = &plan {
-                semis.push(d.clone());
+            match self.plan_unsolved(pos) {
+                Before::Done(plan) => {
+                    if let Plan::Vc(d) = &plan {
+                        semis.push(d.clone());
+                    }
+                    plans.push((x, Some(plan)));
+                }
+                Before::Solve(found) => {
+                    waiting.push((plans.len(), found));
+                    positions.push(pos.clone());
+                    plans.push((x, None));
+                }
             }
-            plans.push((x, Some(plan)));
+            pos.undo();
+        }
+        let solved = self.solve_all(&positions)?;
+        for (((i, found), p), r) in waiting.into_iter().zip(&positions).zip(solved) {
+            self.line.push(plans[i].0);
+            let plan = self.plan_solved(p, r.outcome, found);
+            self.line.pop();
+            plans[i].1 = Some(plan?);
         }
         let mut common = pos.empty_cells();
         let mut options = Vec::new();

@@ -38,7 +38,8 @@ pub struct Args {
     /// Write a proof certificate of the result to FILE (postcard binary; `nash check FILE`
     /// verifies it). While it is built, its nodes and a journal are kept in FILE.nodes and
     /// FILE.journal: a build killed part way goes on from them when the command is run again
-    /// with the same position and settings.
+    /// with the same position and settings. With `--threads N` its re-solves run on N threads
+    /// (the certificate can then differ from run to run; each checks).
     #[arg(long, value_name = "FILE", conflicts_with = "batch")]
     proof: Option<std::path::PathBuf>,
     /// Write the certificate as JSON instead of binary.
@@ -441,6 +442,7 @@ fn write_proof<B: BitSet>(
         vc: !args.proof_no_vc,
         progress: args.solver.progress,
         fill_in_beyond: args.proof_fill_in_beyond,
+        threads: cfg.threads.max(1),
         ..CertifyConfig::default()
     };
     let cannot = |what: &str, p: &std::path::Path, e: std::io::Error| {

@@ -66,3 +66,16 @@ fn fill_in_beyond_a_node_count_still_makes_a_valid_certificate() {
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("--proof-fill-in-beyond") && err.lines().count() == 1, "{err}");
 }
+
+#[test]
+fn a_certificate_built_on_two_threads_checks() {
+    let tmp = TempDir::new("proof-threads");
+    let proof = tmp.file("c3.proof");
+    let args = ["solve", "c3", "--size", "6", "--no-pv", "--threads", "2", "--proof", &proof];
+    let (code, out, err) = nash(&args);
+    assert_eq!(code, 0, "{err}");
+    assert!(written(&out).contains(" nodes, "), "{out}");
+    let (code, out, err) = nash(&["check", &proof]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.starts_with("valid: "), "{out}");
+}

@@ -51,13 +51,16 @@ fn certificates_of_the_ground_truth_check() {
 #[test]
 fn certificates_with_fill_in_or_decompositions_check() {
     // Re-solves with fill-in, with decompositions, without fill-in but handing each
-    // position to a worker with it after one node or after 50, and with the winner's fill-in.
+    // position to a worker with it after one node or after 50, with the winner's fill-in, and
+    // on two and three threads.
     let ways = [
         CertifyConfig { fill_in: true, ..CertifyConfig::default() },
         CertifyConfig { decompositions: true, ..CertifyConfig::default() },
         CertifyConfig { fill_in_beyond: Some(1), ..CertifyConfig::default() },
         CertifyConfig { fill_in_beyond: Some(50), ..CertifyConfig::default() },
         CertifyConfig { winner_fill_in: true, ..CertifyConfig::default() },
+        CertifyConfig { threads: 2, ..CertifyConfig::default() },
+        CertifyConfig { threads: 3, fill_in_beyond: Some(50), ..CertifyConfig::default() },
     ];
     let small = solved_up_to(6);
     let sample = small

@@ -114,6 +114,21 @@ fn a_torn_journal_or_spool_resumes() {
 }
 
 #[test]
+fn a_build_on_two_threads_stopped_part_way_resumes() {
+    let (pos, winner) = position();
+    let on_two = |nodes| CertifyConfig { threads: 2, ..with_budget(nodes) };
+    let tmp = TempDir::new("threads");
+    let files = tmp.files();
+    for nodes in [30, 80] {
+        let e = certificate_resumable(&pos, &on_two(Some(nodes)), &files).expect_err("stops");
+        assert_eq!(e, CertifyError::Unknown(StopReason::NodeLimit));
+    }
+    let made = certificate_resumable(&pos, &on_two(None), &files).expect("resumes");
+    assert!(made.kept > 0 && made.journaled > 0, "{made:?}");
+    finish(&made, &files, winner);
+}
+
+#[test]
 fn a_journal_of_other_settings_is_refused() {
     let (pos, _) = position();
     let tmp = TempDir::new("other");
