@@ -1,6 +1,7 @@
 //! Board pictures: the Hex rhombus drawn as SVG, with coordinates, the four coloured edges,
-//! stones, the last move, and overlays that mark sets of cells (winning moves, carriers, dead,
-//! captured and inferior cells, the mustplay) with a legend.
+//! stones, the last move, overlays that mark sets of cells (winning moves, carriers, dead,
+//! captured and inferior cells, the mustplay) with a legend, and numbers on cells (a player's
+//! scores of its moves) shown as a heat map.
 //!
 //! The drawing is plain text built in memory; writing it anywhere is the caller's business.
 //! Every number is written with at most two decimals, so one position and one set of overlays
@@ -121,6 +122,8 @@ pub struct Picture<'a, B: BitSet> {
     last_move: Option<Cell>,
     line: Vec<Cell>,
     caption: Option<String>,
+    values: Vec<(Cell, f64)>,
+    values_label: Option<String>,
 }
 
 impl<'a, B: BitSet> Picture<'a, B> {
@@ -132,6 +135,8 @@ impl<'a, B: BitSet> Picture<'a, B> {
             last_move: last_move(pos),
             line: Vec::new(),
             caption: None,
+            values: Vec::new(),
+            values_label: None,
         }
     }
 
@@ -163,7 +168,72 @@ impl<'a, B: BitSet> Picture<'a, B> {
         self.caption = Some(text.into());
         self
     }
+
+    /// Numbers on empty cells, each written in its cell and the cell tinted by it, from red at
+    /// the lowest through pale yellow to green at the highest (a player's scores of its
+    /// moves, say); the legend's line is `label` with the range. Numbers that are not finite
+    /// and cells that are taken or off the board are left out; a tint overlay does not show
+    /// under a number.
+    ///
+    /// ```
+    /// use nash_board::svg::Picture;
+    /// use nash_board::{Bitboard, Position};
+    ///
+    /// let pos = Position::<Bitboard>::square(3).unwrap();
+    /// let scores = [("b2".parse().unwrap(), 0.25), ("a1".parse().unwrap(), -0.5)];
+    /// let svg = Picture::new(&pos).values(&scores, "score").to_string();
+    /// assert!(svg.contains(">0.25</text>") && svg.contains(">-0.5</text>"));
+    /// ```
+    #[must_use]
+    pub fn values(mut self, values: &[(Cell, f64)], label: impl Into<String>) -> Picture<'a, B> {
+        let empty = self.pos.empty_cells();
+        self.values =
+            values.iter().copied().filter(|&(c, v)| v.is_finite() && empty.contains(c)).collect();
+        self.values_label = Some(label.into());
+        self
+    }
+
+    /// The lowest and highest of the numbers on cells, if there are any.
+    fn value_range(&self) -> Option<(f64, f64)> {
+        let first = self.values.first()?.1;
+        Some(self.values.iter().fold((first, first), |(lo, hi), &(_, v)| (lo.min(v), hi.max(v))))
+    }
+
+    /// The colour of a cell whose number is `v`, by its rank among the numbers (the lowest
+    /// red, the middle pale yellow, the highest green), so that one outlier (a lost move's -1)
+    /// does not wash out the others; ties share their mean rank.
+    fn value_colour(&self, v: f64) -> [u8; 3] {
+        let n = self.values.len();
+        let below = self.values.iter().filter(|&&(_, w)| w < v).count();
+        let equal = self.values.iter().filter(|&&(_, w)| w == v).count();
+        let t = if n > 1 {
+            (below as f64 + (equal as f64 - 1.0) / 2.0) / (n as f64 - 1.0)
+        } else {
+            0.5
+        };
+        let (a, b) = if t < 0.5 { (HEAT[0], HEAT[1]) } else { (HEAT[1], HEAT[2]) };
+        let u = if t < 0.5 { t * 2.0 } else { t * 2.0 - 1.0 };
+        [0, 1, 2].map(|i| (f64::from(a[i]) + (f64::from(b[i]) - f64::from(a[i])) * u).round() as u8)
+    }
 }
+
+/// A colour as SVG writes it.
+fn hex_colour([r, g, b]: [u8; 3]) -> String {
+    format!("#{r:02x}{g:02x}{b:02x}")
+}
+
+/// Ink that reads on `background`: white on dark colours, the text colour on light ones.
+fn ink_on([r, g, b]: [u8; 3]) -> &'static str {
+    let luma = 0.299 * f64::from(r) + 0.587 * f64::from(g) + 0.114 * f64::from(b);
+    if luma < 110.0 {
+        "#ffffff"
+    } else {
+        TEXT
+    }
+}
+
+/// The heat map's colours at the lowest, middle and highest number.
+const HEAT: [[u8; 3]; 3] = [[0xd7, 0x30, 0x27], [0xff, 0xf5, 0xc0], [0x1a, 0x98, 0x50]];
 
 /// The cell of the last move in the position's history, if it left a stone.
 fn last_move<B: BitSet>(pos: &Position<B>) -> Option<Cell> {
@@ -287,11 +357,18 @@ impl<B: BitSet> fmt::Display for Picture<'_, B> {
             .iter()
             .filter(|o| o.label.is_some() && o.cells.iter().any(|c| pos.geometry().is_on_board(c)))
             .collect();
-        let extra = legend.len() + usize::from(self.caption.is_some());
+        // The numbers' legend line: their label and range.
+        let heat = self.value_range().map(|(lo, hi)| {
+            let label = self.values_label.as_deref().unwrap_or_default();
+            format!("{label}: from {} (red) to {} (green), coloured by rank", num(lo), num(hi))
+        });
+        let extra =
+            legend.len() + usize::from(heat.is_some()) + usize::from(self.caption.is_some());
         // Room for the longest legend line, at a generous average width per character.
         let longest = legend
             .iter()
             .filter_map(|o| o.label.as_deref())
+            .chain(heat.as_deref())
             .chain(self.caption.as_deref())
             .map(|t| t.chars().count())
             .max()
@@ -318,6 +395,20 @@ impl<B: BitSet> fmt::Display for Picture<'_, B> {
                 }
             }
         }
+        for &(cell, v) in &self.values {
+            if line.contains(cell) {
+                continue;
+            }
+            let (x, y) = lay.centre(cell.col() as f64, cell.row() as f64);
+            writeln!(
+                f,
+                r#"<text x="{}" y="{}" font-size="9" fill="{}" text-anchor="middle">{}</text>"#,
+                num(x),
+                num(y + 0.35 * 9.0),
+                ink_on(self.value_colour(v)),
+                num(v)
+            )?;
+        }
         if let Some(c) = self.last_move {
             let (x, y) = lay.centre(c.col() as f64, c.row() as f64);
             writeln!(
@@ -341,6 +432,16 @@ impl<B: BitSet> fmt::Display for Picture<'_, B> {
             }
             let label = escape(o.label.as_deref().unwrap_or_default());
             text(f, x + R, y, "start", &label)?;
+            y += LEGEND_LINE;
+        }
+        if let Some(heat) = &heat {
+            let x = PAD + R;
+            for (i, dx) in [(0, -0.5), (2, 0.5)] {
+                let hex = points(&corners(x + dx * R, y, 0.45 * R));
+                let fill = hex_colour(HEAT[i]);
+                writeln!(f, r#"<polygon points="{hex}" fill="{fill}" stroke="{GRID}"/>"#)?;
+            }
+            text(f, x + 1.2 * R, y, "start", &escape(heat))?;
             y += LEGEND_LINE;
         }
         if let Some(c) = &self.caption {
@@ -483,19 +584,24 @@ impl<B: BitSet> Picture<'_, B> {
         )
     }
 
-    /// The hexagons, tinted by the tint overlays (the last one listing a cell wins).
+    /// The hexagons, tinted by their numbers or else by the tint overlays (the last one
+    /// listing a cell wins).
     fn cells(&self, f: &mut fmt::Formatter<'_>, lay: &Layout) -> fmt::Result {
         writeln!(f, r#"<g stroke="{GRID}" stroke-width="1">"#)?;
         for r in 0..lay.rows {
             for c in 0..lay.cols {
                 let cell = Cell::at(c as u8, r as u8);
-                let fill = self
+                let tint = self
                     .overlays
                     .iter()
                     .rev()
                     .filter(|o| o.cells.contains(cell))
                     .find_map(|o| o.style.tint())
                     .unwrap_or(BOARD_FILL);
+                let fill = match self.values.iter().find(|(x, _)| *x == cell) {
+                    Some(&(_, v)) => hex_colour(self.value_colour(v)),
+                    None => tint.to_owned(),
+                };
                 let (x, y) = lay.centre(c as f64, r as f64);
                 writeln!(f, r#"<polygon points="{}" fill="{fill}"/>"#, points(&corners(x, y, R)))?;
             }
@@ -650,6 +756,27 @@ mod tests {
         assert!(svg.contains("carrier &lt;proof&gt;"));
         assert_eq!(svg.matches("#2ca02c").count(), 2);
         assert!(!svg.contains(">dead<"));
+    }
+
+    #[test]
+    fn numbers_on_cells_are_written_and_tinted_by_rank() {
+        let p = pos("b2", 3);
+        let c = |s: &str| s.parse::<Cell>().unwrap();
+        // b2 is taken and NaN is no number: both left out; a1 lowest, c3 highest.
+        let values = [(c("a1"), -1.0), (c("b1"), 0.5), (c("c3"), 0.75), (c("b2"), 0.0)];
+        let values = [&values[..], &[(c("c1"), f64::NAN)]].concat();
+        let svg = Picture::new(&p).values(&values, "score").to_string();
+        for text in [">-1</text>", ">0.5</text>", ">0.75</text>"] {
+            assert_eq!(svg.matches(text).count(), 1, "{text}");
+        }
+        assert!(!svg.contains(">0</text>") && !svg.contains("NaN"));
+        assert!(svg.contains("score: from -1 (red) to 0.75 (green), coloured by rank"));
+        // The lowest and highest in the heat map's end colours, and again in the legend.
+        assert_eq!(svg.matches(&hex_colour(HEAT[0])).count(), 2);
+        assert_eq!(svg.matches(&hex_colour(HEAT[2])).count(), 2);
+        assert_eq!(svg.matches(&hex_colour(HEAT[1])).count(), 1);
+        // No numbers, no legend line.
+        assert!(!Picture::new(&p).values(&[], "score").to_string().contains("score"));
     }
 
     #[test]

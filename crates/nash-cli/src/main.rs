@@ -113,6 +113,7 @@ runs the jobs as a Slurm job array.")]
 Examples:
   nash genmove e5 --size 9 --player random:seed=3 --solve-time 0
   nash genmove c3 --size 5 --json
+  nash genmove e5 --size 9 --player best:playouts=2000 --solve-time 0 --svg genmove.svg
 A position the solver proves within --solve-time is played by the solver, whatever the player.")]
     Genmove(cmd::genmove::Args),
     /// Play a game in the terminal against a Nash player; the record is saved as SGF.

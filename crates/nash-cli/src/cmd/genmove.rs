@@ -1,6 +1,7 @@
 //! `nash genmove`: one move for a position from a chosen player, with what it saw.
 
-use nash_board::{with_position, Move};
+use nash_board::svg::Picture;
+use nash_board::{with_position, BitSet, Cell, Move, Position};
 use nash_htp::{decide, DecidedBy, Decision};
 use nash_search::SolverConfig;
 use serde::Serialize;
@@ -15,6 +16,8 @@ pub struct Args {
     /// Print the move and its analysis as JSON.
     #[arg(long)]
     json: bool,
+    #[command(flatten)]
+    picture: crate::picture::SvgArgs,
 }
 
 /// One root move and the player's score for it.
@@ -69,6 +72,22 @@ impl Report {
     }
 }
 
+/// The picture of `nash genmove`: the player's score of each root move as a heat map, and the
+/// move chosen as a numbered stone.
+fn picture<B: BitSet>(p: &Position<B>, d: &Decision, rep: &Report) -> String {
+    let chosen: Vec<Cell> = match d.mv {
+        Move::Cell(c) => vec![c],
+        _ => Vec::new(),
+    };
+    // The player's name, without its settings.
+    let name = rep.player.split(':').next().unwrap_or_default();
+    Picture::new(p)
+        .values(&d.choice.scores, "the player's score of each move")
+        .line(&chosen)
+        .caption(format!("{} to move: {} by {} ({name})", rep.to_move, rep.mv, rep.by))
+        .to_string()
+}
+
 /// Shown in the plain report: the best root moves, at most this many.
 const SHOWN_SCORES: usize = 8;
 
@@ -84,6 +103,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     );
     let to_move = with_position!(&pos, p => p.to_move()).to_string();
     let rep = Report::new(player.spec(), to_move, &d);
+    args.picture.write(|| with_position!(&pos, p => picture(p, &d, &rep)))?;
     if args.json {
         outln!("{}", serde_json::to_string_pretty(&rep)?);
         return Ok(());

@@ -129,8 +129,9 @@ fn progress_lines_go_to_stderr_when_asked() {
 }
 
 /// The pictures of docs/pictures and the commands that draw them (with `--svg FILE` added).
-/// Each follows from exact answers (a winning set, the inferior cell analysis, H-search), so a
-/// difference is a change of behaviour or of the drawing; but a solve's carrier and line
+/// Each follows from exact answers (a winning set, the inferior cell analysis, H-search) or a
+/// player's fixed playouts and seed, so a difference is a change of behaviour or of the
+/// drawing; but a solve's carrier and line
 /// depend on the search's move order, so the solve's picture is compared only in shape.
 /// `NASH_BLESS=1` draws them all anew.
 const DOCS_PICTURES: &[(&str, &[&str])] = &[
@@ -139,6 +140,10 @@ const DOCS_PICTURES: &[(&str, &[&str])] = &[
     ("ica-6x6.svg", &["ica", "b2 c2 d4 b4 e2", "--size", "6"]),
     ("vc-5x5.svg", &["vc", "c3", "--size", "5", "--color", "b"]),
     ("solve-5x5-a2.svg", &["solve", "a2", "--size", "5"]),
+    (
+        "genmove-9x9-e5.svg",
+        &["genmove", "e5", "--size", "9", "--player", "best:playouts=2000", "--solve-time", "0"],
+    ),
 ];
 
 #[test]
