@@ -322,6 +322,7 @@ pub(crate) fn certificate_in<B: BitSet>(
         made: HashMap::new(),
         leaves: [None; 2],
         line: Vec::new(),
+        covers: Vec::new(),
         journal: None,
         answers: HashMap::new(),
         journaled: 0,
@@ -599,6 +600,9 @@ struct Builder<'t, B: BitSet> {
     /// The shared `Won` and `Search` nodes, once written.
     leaves: [Option<u32>; 2],
     line: Vec<Cell>,
+    /// For each cover on the way to the node being written: the option being written (from 1)
+    /// and how many cells were in every carrier before it.
+    covers: Vec<(usize, usize)>,
     /// A resumable build's journal, and the re-solves' results an earlier run recorded in it.
     journal: Option<journal::Journal>,
     answers: HashMap<u128, journal::Answer<B>>,
@@ -670,12 +674,19 @@ impl<B: BitSet> Builder<'_, B> {
             Out::Spool(s) => self.kept_bytes + s.bytes(),
             Out::Memory(_) => 0,
         };
-        // Where the build is: the first moves of the line it is writing (the options near the
-        // root are written one after another, so these tell how far it has come).
+        // Where the build is: the first moves of the line it is writing, and the option of the
+        // first cover (the options are written one after another; each takes cells out of
+        // those in every carrier, and the cover ends when none is left).
         let at: Vec<String> = self.line.iter().take(4).map(Cell::to_string).collect();
+        let cover = match self.covers.first() {
+            Some((k, n)) => {
+                format!("; first cover: option {k}, {n} cells in every carrier before it")
+            }
+            None => String::new(),
+        };
         eprintln!(
             "certificate: {} nodes written ({:.1} MB), {:.0} s of CPU, {} re-solves ({} from \
-             the journal, {} with fill-in), at {}",
+             the journal, {} with fill-in), at {}{cover}",
             self.closed.len(),
             bytes as f64 / 1e6,
             self.cpu().as_secs_f64(),
@@ -1124,7 +1135,9 @@ impl<B: BitSet> Builder<'_, B> {
             };
             pos.play_unchecked(x);
             self.line.push(x);
+            self.covers.push((options.len() + 1, common.len()));
             let option = self.write(pos, plan);
+            self.covers.pop();
             self.line.pop();
             pos.undo();
             let (keep, next) = option?;
