@@ -509,7 +509,7 @@ fn thread_cpu_now() -> Option<Duration> {
     thread_cpu(std::path::Path::new("/proc/thread-self/stat"))
 }
 
-/// The CPU time of a thread from its `stat` file in /proc.
+/// The CPU time of a thread or a process from its `stat` file in /proc.
 fn thread_cpu(path: &std::path::Path) -> Option<Duration> {
     let stat = std::fs::read_to_string(path).ok()?;
     // The fields after the command name (which ends at the last ')'): utime and stime are the

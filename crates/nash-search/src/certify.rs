@@ -358,28 +358,19 @@ pub(crate) fn certificate_in<B: BitSet>(
     if cfg.threads > 1 && !b.answers.contains_key(&position_key(pos)) {
         // The root's re-solve, one of a build's longest, is made on every thread first: the
         // building thread's own re-solve of it then finds it in the table.
-        let stages: Vec<(&SolverConfig, Option<u64>)> = match (&winner_setups, &fallback) {
-            (Some(w), _) => vec![(&w[pos.to_move().index()].each, None)],
-            (None, Some((n, f))) => vec![(&setup.each, Some(*n)), (&f.each, None)],
-            (None, None) => vec![(&setup.each, None)],
-        };
+        // The stages and settings of the workers' re-solve (`Workers::solve`); only a warm-up,
+        // so its result and whether it ran out are not kept.
+        let beyond = if winner_setups.is_some() { None } else { fallback.as_ref().map(|f| f.0) };
         let cpu = (journal::thread_cpu(), journal::process_cpu());
-        for (each, beyond) in stages {
-            let Ok(left) = left(&b.budget, b.start, b.used) else { break };
-            let nodes = match beyond {
-                Some(n) => Some(left.nodes.map_or(n, |m| m.min(n))),
-                None => left.nodes,
+        let _ = in_stages(beyond, &b.budget, b.start, &mut b.used, &mut false, |stage, budget| {
+            let each = match (&winner_setups, stage, &fallback) {
+                (Some(w), _, _) => &w[pos.to_move().index()].each,
+                (None, Stage::FillIn, Some((_, f))) => &f.each,
+                _ => &setup.each,
             };
-            let budget = Budget { nodes, ..left };
             let all = SolverConfig { threads: cfg.threads, budget, ..each.clone() };
-            let r = crate::entry::solve_in(pos, &Setup::one(&all, pos.geometry()).ctx(table));
-            b.used += r.stats.nodes;
-            if beyond.is_none()
-                || !matches!(r.outcome, Outcome::Unknown { reason: StopReason::NodeLimit })
-            {
-                break;
-            }
-        }
+            crate::entry::solve_in(pos, &Setup::one(&all, pos.geometry()).ctx(table))
+        });
         // Its threads' CPU time: the process's while it ran, less the building thread's.
         if let ((Some(t0), Some(p0)), (Some(t1), Some(p1))) =
             (cpu, (journal::thread_cpu(), journal::process_cpu()))
@@ -510,33 +501,91 @@ impl<B: BitSet> Workers<'_, B> {
         filled: &mut bool,
         winner: Color,
     ) -> Result<SolveResult<B>, CertifyError> {
-        if let Some(workers) = &mut self.for_winner {
-            self.step.budget = left(budget, start, *used)?;
-            let r = workers[winner.index()].solve(pos, &self.step);
-            *used += r.stats.nodes;
-            return known(r);
-        }
-        if let Some((beyond, filler)) = &mut self.filler {
-            let b = left(budget, start, *used)?;
-            let short = b.nodes.map_or(true, |n| n > *beyond);
-            self.step.budget =
-                Budget { nodes: Some(b.nodes.map_or(*beyond, |n| n.min(*beyond))), ..b };
-            let r = self.worker.solve(pos, &self.step);
-            *used += r.stats.nodes;
-            if !matches!(r.outcome, Outcome::Unknown { reason: StopReason::NodeLimit } if short) {
-                return known(r);
+        let Workers { step, worker, filler, for_winner } = self;
+        // The winner's fill-in is one stage: `fill_in_beyond` does not apply to it.
+        let beyond = if for_winner.is_some() { None } else { filler.as_ref().map(|f| f.0) };
+        in_stages(beyond, budget, start, used, filled, |stage, b| {
+            step.budget = b;
+            match (for_winner.as_mut(), stage, filler.as_mut()) {
+                (Some(w), _, _) => w[winner.index()].solve(pos, step),
+                (None, Stage::FillIn, Some((_, f))) => f.solve(pos, step),
+                _ => worker.solve(pos, step),
             }
-            *filled = true;
-            self.step.budget = left(budget, start, *used)?;
-            let r = filler.solve(pos, &self.step);
-            *used += r.stats.nodes;
-            return known(r);
-        }
-        self.step.budget = left(budget, start, *used)?;
-        let r = self.worker.solve(pos, &self.step);
-        *used += r.stats.nodes;
-        known(r)
+        })
     }
+
+    /// After `result`, the solve of `p` (the winner to move) that found the winner's move:
+    /// solves the position the builder goes on to, the loser's stones outside the carrier and
+    /// then the move, so that the builder's own re-solve of it is a table hit. Nothing when
+    /// that position is left to the checker's search (at most `search` empty cells).
+    #[allow(clippy::too_many_arguments)]
+    fn solve_ahead(
+        &mut self,
+        p: &Position<B>,
+        result: &Result<SolveResult<B>, CertifyError>,
+        search: usize,
+        budget: &Budget,
+        start: Instant,
+        used: &mut u64,
+        winner: Color,
+    ) {
+        let Ok(SolveResult { outcome: Outcome::Win { winning_move: Some(m), carrier }, .. }) =
+            result
+        else {
+            return;
+        };
+        let keep = carrier.with(*m) & p.empty_cells();
+        if p.to_move() != winner || keep.len() <= search + 1 {
+            return;
+        }
+        let mut after = p.clone();
+        after.fill(!winner, p.empty_cells() - keep);
+        after.play_unchecked(*m);
+        if crate::decided(&after).is_none() {
+            let _ = self.solve(&after, budget, start, used, &mut false, winner);
+        }
+    }
+}
+
+/// A stage of a re-solve ([`in_stages`]).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Stage {
+    /// The solve itself, or with `fill_in_beyond` the one without fill-in within that many
+    /// nodes.
+    First,
+    /// With `fill_in_beyond`, the solve with fill-in after the first ran out of nodes.
+    FillIn,
+}
+
+/// A re-solve in its stages within what is left of `budget` after `used` nodes since `start`:
+/// `run(stage, budget)` makes each. Without `beyond`, one; with it, the first within `beyond`
+/// nodes, then, if those ran out before the budget did, the second with what is left, and
+/// `filled` set. The nodes searched are added to `used`.
+fn in_stages<B: BitSet>(
+    beyond: Option<u64>,
+    budget: &Budget,
+    start: Instant,
+    used: &mut u64,
+    filled: &mut bool,
+    mut run: impl FnMut(Stage, Budget) -> SolveResult<B>,
+) -> Result<SolveResult<B>, CertifyError> {
+    let b = left(budget, start, *used)?;
+    let Some(beyond) = beyond else {
+        let r = run(Stage::First, b);
+        *used += r.stats.nodes;
+        return known(r);
+    };
+    let short = b.nodes.map_or(true, |n| n > beyond);
+    let r =
+        run(Stage::First, Budget { nodes: Some(b.nodes.map_or(beyond, |n| n.min(beyond))), ..b });
+    *used += r.stats.nodes;
+    if !matches!(r.outcome, Outcome::Unknown { reason: StopReason::NodeLimit } if short) {
+        return known(r);
+    }
+    *filled = true;
+    let r = run(Stage::FillIn, left(budget, start, *used)?);
+    *used += r.stats.nodes;
+    known(r)
 }
 
 /// A solve's result as the builder takes it: an outcome of `Unknown` is an error.
@@ -716,28 +765,51 @@ impl<B: BitSet> Builder<'_, B> {
             return self.solve_now(pos);
         }
         let key = position_key(pos);
-        if let Some(a) = self.answers.get(&key) {
-            self.solves += 1;
-            self.journaled += 1;
-            self.filled += u64::from(a.filled);
-            return Ok(SolveResult { outcome: a.outcome.clone(), stats: Default::default() });
+        if let Some(r) = self.journal_answer(key) {
+            return Ok(r);
         }
         let filled = self.filled;
         let r = self.solve_now(pos)?;
-        if let Some(j) = &mut self.journal {
-            j.solved(key, &r.outcome, self.filled > filled)
-                .map_err(|e| CertifyError::Write(e.to_string()))?;
+        self.record(key, &r.outcome, self.filled > filled)?;
+        self.flush_solves()?;
+        Ok(r)
+    }
+
+    /// The re-solve of the position `key` that an earlier run recorded in the journal, counted
+    /// as a re-solve.
+    fn journal_answer(&mut self, key: u128) -> Option<SolveResult<B>> {
+        let a = self.answers.get(&key)?;
+        self.solves += 1;
+        self.journaled += 1;
+        self.filled += u64::from(a.filled);
+        Some(SolveResult { outcome: a.outcome.clone(), stats: Default::default() })
+    }
+
+    /// Records a re-solve's result in the journal, if there is one.
+    fn record(
+        &mut self,
+        key: u128,
+        outcome: &Outcome<B>,
+        filled: bool,
+    ) -> Result<(), CertifyError> {
+        match &mut self.journal {
+            Some(j) => {
+                j.solved(key, outcome, filled).map_err(|e| CertifyError::Write(e.to_string()))
+            }
+            None => Ok(()),
         }
-        // A re-solve is worth a write to the files (they are flushed after each): a kill loses
-        // at most the one under way and the nodes since the last.
+    }
+
+    /// After re-solves, the files flushed (a re-solve is worth a write: a kill loses at most
+    /// the ones under way and the nodes since the last) and the progress looked at.
+    fn flush_solves(&mut self) -> Result<(), CertifyError> {
         if let Out::Spool(s) = &mut self.out {
             s.get_mut().flush().map_err(|e| CertifyError::Write(e.to_string()))?;
         }
         if let Some(j) = &mut self.journal {
             j.flush().map_err(|e| CertifyError::Write(e.to_string()))?;
         }
-        self.tick()?;
-        Ok(r)
+        self.tick()
     }
 
     /// A re-solve of `pos` by the solver, on the building thread.
@@ -773,11 +845,7 @@ impl<B: BitSet> Builder<'_, B> {
                 results.push(Some(r));
                 continue;
             }
-            if let Some(a) = self.answers.get(&position_key(p)) {
-                self.solves += 1;
-                self.journaled += 1;
-                self.filled += u64::from(a.filled);
-                let r = SolveResult { outcome: a.outcome.clone(), stats: Default::default() };
+            if let Some(r) = self.journal_answer(position_key(p)) {
                 results.push(Some(r));
                 continue;
             }
@@ -815,30 +883,11 @@ impl<B: BitSet> Builder<'_, B> {
                                 &mut filled,
                                 winner,
                             );
-                            // The position the builder goes on to after the winner's move (the
-                            // loser's stones outside the carrier, then the move) is solved
-                            // ahead too: the builder's own re-solve of it is then a table hit.
-                            let p = &positions[i];
-                            if let (Some(search), Ok(r)) = (ahead, &result) {
-                                if let Outcome::Win { winning_move: Some(m), carrier } = r.outcome {
-                                    let keep = carrier.with(m) & p.empty_cells();
-                                    if p.to_move() == winner && keep.len() > search + 1 {
-                                        let mut after = p.clone();
-                                        after.fill(!winner, p.empty_cells() - keep);
-                                        after.play_unchecked(m);
-                                        if crate::decided(&after).is_none() {
-                                            let mut ignored = false;
-                                            let _ = w.solve(
-                                                &after,
-                                                budget,
-                                                start,
-                                                &mut nodes,
-                                                &mut ignored,
-                                                winner,
-                                            );
-                                        }
-                                    }
-                                }
+                            if let Some(search) = ahead {
+                                let p = &positions[i];
+                                w.solve_ahead(
+                                    p, &result, search, budget, start, &mut nodes, winner,
+                                );
                             }
                             done.push(Resolved { i, result, nodes: nodes - used, filled });
                         }
@@ -862,22 +911,17 @@ impl<B: BitSet> Builder<'_, B> {
             self.filled += u64::from(r.filled);
             match r.result {
                 Ok(res) => {
-                    if let Some(j) = &mut self.journal {
-                        j.solved(position_key(&positions[r.i]), &res.outcome, r.filled)
-                            .map_err(|e| CertifyError::Write(e.to_string()))?;
-                    }
+                    self.record(position_key(&positions[r.i]), &res.outcome, r.filled)?;
                     results[r.i] = Some(res);
                 }
                 Err(e) => {
-                    first_error.get_or_insert((r.i, e));
+                    // The results are in order: the first error kept is the first in it.
+                    first_error.get_or_insert(e);
                 }
             }
         }
-        if let Some(j) = &mut self.journal {
-            j.flush().map_err(|e| CertifyError::Write(e.to_string()))?;
-        }
-        self.tick()?;
-        if let Some((_, e)) = first_error {
+        self.flush_solves()?;
+        if let Some(e) = first_error {
             return Err(e);
         }
         Ok(results.into_iter().map(|r| r.expect("every position solved")).collect())
