@@ -82,6 +82,12 @@ pub struct CertifyConfig {
     /// what the other threads stored first, so two builds can differ (each certificate is as
     /// valid), and a node budget can be overrun by what the threads searched at once.
     pub threads: usize,
+    /// The winner's first move, instead of the one the root's re-solve finds: the position
+    /// after it is solved, the certificate refused if its player to move does not lose there,
+    /// and otherwise starts with it. Which winning move comes first decides much of a
+    /// certificate's size (on 7x7 the certificate after the centre opening has 1,614 nodes,
+    /// after `a4` 402,206; docs/proofs.md). `None`: the re-solve's move.
+    pub first_move: Option<Cell>,
 }
 
 impl Default for CertifyConfig {
@@ -97,6 +103,7 @@ impl Default for CertifyConfig {
             progress: false,
             max_nodes: None,
             threads: 1,
+            first_move: None,
         }
     }
 }
@@ -123,6 +130,8 @@ pub enum CertifyError {
     Write(String),
     /// A resumable build's journal that cannot be resumed (another build's, or not one).
     Resume(String),
+    /// [`CertifyConfig::first_move`] is not a winning move of the position: why.
+    FirstMove(Cell, &'static str),
 }
 
 impl fmt::Display for CertifyError {
@@ -140,6 +149,9 @@ impl fmt::Display for CertifyError {
             ),
             CertifyError::Write(e) => write!(f, "cannot write the certificate's nodes: {e}"),
             CertifyError::Resume(e) => write!(f, "cannot resume the certificate: {e}"),
+            CertifyError::FirstMove(at, why) => {
+                write!(f, "no certificate starting with {at}: {why}")
+            }
         }
     }
 }
@@ -334,6 +346,7 @@ pub(crate) fn certificate_in<B: BitSet>(
         progress: cfg.progress,
         synced: Instant::now(),
         max_nodes: cfg.max_nodes,
+        first: cfg.first_move,
     };
     if let Some((journal, resumed)) = journal {
         b.made = resumed.made.into_iter().collect();
@@ -355,7 +368,13 @@ pub(crate) fn certificate_in<B: BitSet>(
             );
         }
     }
-    if cfg.threads > 1 && !b.answers.contains_key(&position_key(pos)) {
+    // With a first move, the position after it takes the root's place.
+    let first = cfg.first_move.and_then(|m| {
+        let mut p = pos.clone();
+        (pos.winner().is_none() && p.play(m).is_ok() && crate::decided(&p).is_none()).then_some(p)
+    });
+    let root = first.as_ref().unwrap_or(pos);
+    if cfg.threads > 1 && !b.answers.contains_key(&position_key(root)) {
         // The root's re-solve, one of a build's longest, is made on every thread first: the
         // building thread's own re-solve of it then finds it in the table.
         // The stages and settings of the workers' re-solve (`Workers::solve`); only a warm-up,
@@ -369,7 +388,7 @@ pub(crate) fn certificate_in<B: BitSet>(
                 _ => &setup.each,
             };
             let all = SolverConfig { threads: cfg.threads, budget, ..each.clone() };
-            crate::entry::solve_in(pos, &Setup::one(&all, pos.geometry()).ctx(table))
+            crate::entry::solve_in(root, &Setup::one(&all, pos.geometry()).ctx(table))
         });
         // Its threads' CPU time: the process's while it ran, less the building thread's.
         if let ((Some(t0), Some(p0)), (Some(t1), Some(p1))) =
@@ -670,11 +689,16 @@ struct Builder<'t, B: BitSet> {
     progress: bool,
     synced: Instant,
     max_nodes: Option<usize>,
+    /// [`CertifyConfig::first_move`].
+    first: Option<Cell>,
 }
 
 impl<B: BitSet> Builder<'_, B> {
     /// Finds the winner and writes the root's node (and all below it).
     fn build(&mut self, pos: &Position<B>) -> Result<u32, CertifyError> {
+        if let Some(m) = self.first {
+            return self.build_from(pos, m);
+        }
         self.winner = match self.solve(pos)?.outcome {
             Outcome::Win { .. } => pos.to_move(),
             _ => !pos.to_move(),
@@ -682,6 +706,33 @@ impl<B: BitSet> Builder<'_, B> {
         self.winner_known = true;
         let mut p = pos.clone();
         self.node(&mut p)
+    }
+
+    /// [`Builder::build`] with the first move `m` given: the player to move is the winner if
+    /// the position after `m` is lost for the opponent.
+    fn build_from(&mut self, pos: &Position<B>, m: Cell) -> Result<u32, CertifyError> {
+        let refuse = |why| CertifyError::FirstMove(m, why);
+        if pos.winner().is_some() {
+            return Err(refuse("the game is over"));
+        }
+        if !pos.empty_cells().contains(m) {
+            return Err(refuse("it is not an empty cell"));
+        }
+        self.winner = pos.to_move();
+        self.winner_known = true;
+        let mut p = pos.clone();
+        p.play_unchecked(m);
+        let carrier = if p.winner() == Some(self.winner) {
+            B::EMPTY
+        } else {
+            match self.solve(&p)?.outcome {
+                Outcome::Loss { carrier } => carrier,
+                _ => return Err(refuse("it does not win")),
+            }
+        };
+        let keep = carrier.with(m) & pos.empty_cells();
+        let mut p = pos.clone();
+        self.node_with(&mut p, Some(Plan::Solved { mv: Some(m), keep, semis: Vec::new() }))
     }
 
     /// The build's CPU time so far, over all runs (wall time where the system does not tell
@@ -961,11 +1012,24 @@ impl<B: BitSet> Builder<'_, B> {
 
     /// The node proving that the winner wins `pos`.
     fn node(&mut self, pos: &mut Position<B>) -> Result<u32, CertifyError> {
+        self.node_with(pos, None)
+    }
+
+    /// [`Builder::node`] with the plan made already, or made here (`None`).
+    fn node_with(
+        &mut self,
+        pos: &mut Position<B>,
+        plan: Option<Plan<B>>,
+    ) -> Result<u32, CertifyError> {
         let key = position_key(pos);
         if let Some(&id) = self.made.get(&key) {
             return Ok(id);
         }
-        let (keep, inner) = self.restricted(pos)?;
+        let plan = match plan {
+            Some(plan) => plan,
+            None => self.plan(pos)?,
+        };
+        let (keep, inner) = self.write(pos, plan)?;
         let id = if keep == pos.empty_cells() || self.closed[inner as usize] {
             inner
         } else {
@@ -973,13 +1037,6 @@ impl<B: BitSet> Builder<'_, B> {
         };
         self.remember(key, id)?;
         Ok(id)
-    }
-
-    /// A carrier of the winner's win in `pos` (the empty cells to keep; the loser may have the
-    /// others) and the node proving the win in `pos` restricted to it.
-    fn restricted(&mut self, pos: &mut Position<B>) -> Result<(B, u32), CertifyError> {
-        let plan = self.plan(pos)?;
-        self.write(pos, plan)
     }
 
     /// How the winner's win in `pos` will be shown, and the cells it keeps, without writing
