@@ -301,10 +301,9 @@ pub(crate) fn certificate_in<B: BitSet>(
         .then(|| [for_winner(Color::Black), for_winner(Color::White)]);
     step.knowledge.fill_in &= cfg.fill_in;
     let setup = Setup::one(&step, pos.geometry());
-    let mut vcs = nash_vc::VcBuilder::<B>::default();
-    vcs.set_recording(true);
     let workers = (0..cfg.threads.max(1))
         .map(|_| Workers {
+            planner: Planner::new(),
             step: step.clone(),
             worker: Resolver::new(pos, &setup.ctx(table)),
             filler: fallback.as_ref().map(|(n, s)| (*n, Resolver::new(pos, &s.ctx(table)))),
@@ -314,8 +313,6 @@ pub(crate) fn certificate_in<B: BitSet>(
         })
         .collect();
     let mut b = Builder {
-        derive: derive::Deriver::new(),
-        vcs,
         workers,
         winner_known: false,
         solves: 0,
@@ -497,10 +494,83 @@ impl<B: BitSet> Plan<B> {
     }
 }
 
+/// The H-searches that look for a `Vc` leaf, one set per thread: nash-vc's, recording how it
+/// makes each connection, tried first, and this module's own ([`derive::Deriver`]).
+struct Planner<B: BitSet> {
+    vcs: nash_vc::VcBuilder<B>,
+    derive: derive::Deriver<B>,
+}
+
+impl<B: BitSet> Planner<B> {
+    fn new() -> Planner<B> {
+        let mut vcs = nash_vc::VcBuilder::<B>::default();
+        vcs.set_recording(true);
+        Planner { vcs, derive: derive::Deriver::new() }
+    }
+
+    /// [`Builder::plan`] as far as it goes without the solver: the plan, or, where the solver
+    /// must decide, the semi connections found on the way (`winner` wins; positions with at
+    /// most `search` empty cells are left to the checker; `vc`: look for connections).
+    fn plan_unsolved(
+        &mut self,
+        pos: &Position<B>,
+        winner: Color,
+        search: usize,
+        vc: bool,
+    ) -> Before<B> {
+        let empty = pos.empty_cells();
+        if pos.winner() == Some(winner) {
+            return Before::Done(Plan::Won);
+        }
+        if empty.len() <= search {
+            return Before::Done(Plan::Search(empty));
+        }
+        let winner_moves = pos.to_move() == winner;
+        let mut semis = Vec::new();
+        if vc {
+            if let Some(d) = self.recorded(pos, winner, winner_moves, &mut semis) {
+                return Before::Done(Plan::Vc(d));
+            }
+            if let Some(d) = self.derive.edge_to_edge(pos, winner, winner_moves, &mut semis) {
+                return Before::Done(Plan::Vc(d));
+            }
+        }
+        Before::Solve(semis)
+    }
+
+    /// A connection between the winner's edges that nash-vc's H-search finds in `pos`, with
+    /// the derivation it recorded: full, or semi when the winner is to move; the one with the
+    /// smallest carrier among those it derives. Without one, the semi connections between the
+    /// edges are added to `semis`.
+    fn recorded(
+        &mut self,
+        pos: &Position<B>,
+        winner: Color,
+        winner_moves: bool,
+        semis: &mut Vec<derive::Derived<B>>,
+    ) -> Option<derive::Derived<B>> {
+        self.vcs.build_side(None, pos, winner);
+        let [e1, e2] = winner.edges().map(Cell::edge);
+        let mut conns: Vec<_> = self.vcs.connections(winner, e1, e2).collect();
+        conns.sort_by_key(|c| c.carrier.len());
+        let full = |c: &nash_vc::Connection<B>| c.kind == nash_vc::ConnectionKind::Full;
+        let written = |c: &nash_vc::Connection<B>| {
+            let steps = self.vcs.derivation(c)?.into_iter().map(step).collect();
+            Some(derive::Derived { steps, carrier: c.carrier })
+        };
+        if let Some(d) = conns.iter().filter(|c| winner_moves || full(c)).find_map(written) {
+            return Some(d);
+        }
+        semis.extend(conns.iter().filter(|c| !full(c)).take(SEMIS).filter_map(written));
+        None
+    }
+}
+
 /// The solvers of one re-solving thread: the worker, the one with fill-in that takes over
 /// after [`CertifyConfig::fill_in_beyond`] nodes, and with [`CertifyConfig::winner_fill_in`]
 /// one for each player taken as the winner; all in the build's table.
 struct Workers<'t, B: BitSet> {
+    planner: Planner<B>,
     step: SolverConfig,
     worker: Resolver<'t, B>,
     filler: Option<(u64, Resolver<'t, B>)>,
@@ -520,7 +590,7 @@ impl<B: BitSet> Workers<'_, B> {
         filled: &mut bool,
         winner: Color,
     ) -> Result<SolveResult<B>, CertifyError> {
-        let Workers { step, worker, filler, for_winner } = self;
+        let Workers { step, worker, filler, for_winner, .. } = self;
         // The winner's fill-in is one stage: `fill_in_beyond` does not apply to it.
         let beyond = if for_winner.is_some() { None } else { filler.as_ref().map(|f| f.0) };
         in_stages(beyond, budget, start, used, filled, |stage, b| {
@@ -640,12 +710,8 @@ struct Resolved<B: BitSet> {
 }
 
 struct Builder<'t, B: BitSet> {
-    /// The H-search of `Vc` leaves, its lists kept from one position to the next.
-    derive: derive::Deriver<B>,
-    /// nash-vc's H-search, recording how it makes each connection: tried first.
-    vcs: nash_vc::VcBuilder<B>,
     /// The workers of each re-solving thread ([`CertifyConfig::threads`]), the first also the
-    /// building thread's own.
+    /// building thread's own (its H-searches for `Vc` leaves too).
     workers: Vec<Workers<'t, B>>,
     /// Whether the root is solved: until then the winner's fill-in takes the player to move
     /// as the winner.
@@ -880,6 +946,44 @@ impl<B: BitSet> Builder<'_, B> {
         r
     }
 
+    /// [`Builder::plan_unsolved`] of each of `positions`, side by side on the build's threads
+    /// (each with its own H-searches), in the order of `positions`.
+    fn plan_all(&mut self, positions: &[Position<B>]) -> Vec<Before<B>> {
+        if positions.len() < 2 {
+            return positions.iter().map(|p| self.plan_unsolved(p)).collect();
+        }
+        let (winner, search, vc) = (self.winner, self.search, self.vc);
+        let next = AtomicUsize::new(0);
+        let threads: Vec<(Vec<(usize, Before<B>)>, Duration)> = std::thread::scope(|scope| {
+            let handles: Vec<_> = self
+                .workers
+                .iter_mut()
+                .map(|w| {
+                    let next = &next;
+                    scope.spawn(move || {
+                        let cpu = journal::thread_cpu();
+                        let mut done = Vec::new();
+                        loop {
+                            let i = next.fetch_add(1, Ordering::Relaxed);
+                            let Some(p) = positions.get(i) else { break };
+                            done.push((i, w.planner.plan_unsolved(p, winner, search, vc)));
+                        }
+                        let cpu = journal::thread_cpu().zip(cpu).map(|(b, a)| b.saturating_sub(a));
+                        (done, cpu.unwrap_or_default())
+                    })
+                })
+                .collect();
+            handles.into_iter().map(|h| h.join().expect("a planning thread panicked")).collect()
+        });
+        let mut all = Vec::with_capacity(positions.len());
+        for (done, cpu) in threads {
+            self.threads_cpu += cpu;
+            all.extend(done);
+        }
+        all.sort_by_key(|(i, _)| *i);
+        all.into_iter().map(|(_, b)| b).collect()
+    }
+
     /// [`Builder::solve`] of each of `positions`, side by side on the build's threads; the
     /// results in the order of `positions`, or the first error in that order.
     fn solve_all(
@@ -1051,27 +1155,11 @@ impl<B: BitSet> Builder<'_, B> {
         }
     }
 
-    /// [`Builder::plan`] as far as it goes without the solver: the plan, or, where the solver
-    /// must decide, the semi connections found on the way.
+    /// [`Builder::plan`] as far as it goes without the solver ([`Planner::plan_unsolved`]),
+    /// on the building thread.
     fn plan_unsolved(&mut self, pos: &Position<B>) -> Before<B> {
-        let empty = pos.empty_cells();
-        if pos.winner() == Some(self.winner) {
-            return Before::Done(Plan::Won);
-        }
-        if empty.len() <= self.search {
-            return Before::Done(Plan::Search(empty));
-        }
-        let winner_moves = pos.to_move() == self.winner;
-        let mut semis = Vec::new();
-        if self.vc {
-            if let Some(d) = self.recorded(pos, winner_moves, &mut semis) {
-                return Before::Done(Plan::Vc(d));
-            }
-            if let Some(d) = self.derive.edge_to_edge(pos, self.winner, winner_moves, &mut semis) {
-                return Before::Done(Plan::Vc(d));
-            }
-        }
-        Before::Solve(semis)
+        let (winner, search, vc) = (self.winner, self.search, self.vc);
+        self.workers[0].planner.plan_unsolved(pos, winner, search, vc)
     }
 
     /// The plan of `pos` from the solver's `outcome`, with the semi connections `semis` that
@@ -1097,32 +1185,6 @@ impl<B: BitSet> Builder<'_, B> {
             }
             _ => Err(self.inconsistent(format!("{} does not win", self.winner))),
         }
-    }
-
-    /// A connection between the winner's edges that nash-vc's H-search finds in `pos`, with
-    /// the derivation it recorded: full, or semi when the winner is to move; the one with the
-    /// smallest carrier among those it derives. Without one, the semi connections between the
-    /// edges are added to `semis`.
-    fn recorded(
-        &mut self,
-        pos: &Position<B>,
-        winner_moves: bool,
-        semis: &mut Vec<derive::Derived<B>>,
-    ) -> Option<derive::Derived<B>> {
-        self.vcs.build_side(None, pos, self.winner);
-        let [e1, e2] = self.winner.edges().map(Cell::edge);
-        let mut conns: Vec<_> = self.vcs.connections(self.winner, e1, e2).collect();
-        conns.sort_by_key(|c| c.carrier.len());
-        let full = |c: &nash_vc::Connection<B>| c.kind == nash_vc::ConnectionKind::Full;
-        let written = |c: &nash_vc::Connection<B>| {
-            let steps = self.vcs.derivation(c)?.into_iter().map(step).collect();
-            Some(derive::Derived { steps, carrier: c.carrier })
-        };
-        if let Some(d) = conns.iter().filter(|c| winner_moves || full(c)).find_map(written) {
-            return Some(d);
-        }
-        semis.extend(conns.iter().filter(|c| !full(c)).take(SEMIS).filter_map(written));
-        None
     }
 
     /// The node of a plan made for `pos`, and the cells it keeps.
@@ -1185,6 +1247,10 @@ impl<B: BitSet> Builder<'_, B> {
         // found), and the positions after them, solved together below.
         let mut waiting = Vec::new();
         let mut positions = Vec::new();
+        // On several threads, the moves that no semi connection answers are looked at side by
+        // side first (their indices in `plans`, the positions after them, and what was found).
+        let side_by_side = self.workers.len() > 1;
+        let mut looks = Vec::new();
         for x in pos.empty_cells().iter() {
             // A semi connection whose carrier misses x still holds after x: a derivation's
             // empty ends are all midpoints of its AND steps, so all in its carrier. The semis
@@ -1194,6 +1260,13 @@ impl<B: BitSet> Builder<'_, B> {
                 semis.iter().filter(|d| !d.carrier.contains(x)).min_by_key(|d| d.carrier.len());
             if let Some(d) = known {
                 plans.push((x, Some(Plan::Vc(d.clone()))));
+                continue;
+            }
+            if side_by_side {
+                let mut p = pos.clone();
+                p.play_unchecked(x);
+                looks.push((plans.len(), p));
+                plans.push((x, None));
                 continue;
             }
             pos.play_unchecked(x);
@@ -1211,6 +1284,21 @@ impl<B: BitSet> Builder<'_, B> {
                 }
             }
             pos.undo();
+        }
+        let after: Vec<Position<B>> = looks.iter().map(|(_, p)| p.clone()).collect();
+        for ((i, p), before) in looks.into_iter().zip(self.plan_all(&after)) {
+            match before {
+                Before::Done(plan) => {
+                    if let Plan::Vc(d) = &plan {
+                        semis.push(d.clone());
+                    }
+                    plans[i].1 = Some(plan);
+                }
+                Before::Solve(found) => {
+                    waiting.push((i, found));
+                    positions.push(p);
+                }
+            }
         }
         let solved = self.solve_all(&positions)?;
         for (((i, found), p), r) in waiting.into_iter().zip(&positions).zip(solved) {
