@@ -636,6 +636,46 @@ impl<B: BitSet> Workers<'_, B> {
     }
 }
 
+/// Runs `job(worker, i)` for every `i < count` side by side, a thread per worker, each taking
+/// the next index as it is free: the results in the order of `i`, and the threads' CPU time.
+fn on_threads<'t, B: BitSet, T: Send>(
+    workers: &mut [Workers<'t, B>],
+    count: usize,
+    job: impl Fn(&mut Workers<'t, B>, usize) -> T + Sync,
+) -> (Vec<T>, Duration) {
+    let next = AtomicUsize::new(0);
+    let (job, next) = (&job, &next);
+    let threads: Vec<_> = std::thread::scope(|scope| {
+        let handles: Vec<_> = workers
+            .iter_mut()
+            .map(|w| {
+                scope.spawn(move || {
+                    let cpu = journal::thread_cpu();
+                    let mut done = Vec::new();
+                    loop {
+                        let i = next.fetch_add(1, Ordering::Relaxed);
+                        if i >= count {
+                            break;
+                        }
+                        done.push((i, job(w, i)));
+                    }
+                    let cpu = journal::thread_cpu().zip(cpu).map(|(b, a)| b.saturating_sub(a));
+                    (done, cpu.unwrap_or_default())
+                })
+            })
+            .collect();
+        handles.into_iter().map(|h| h.join().expect("a certificate thread panicked")).collect()
+    });
+    let mut all = Vec::with_capacity(count);
+    let mut total = Duration::ZERO;
+    for (done, cpu) in threads {
+        total += cpu;
+        all.extend(done);
+    }
+    all.sort_by_key(|(i, _)| *i);
+    (all.into_iter().map(|(_, t)| t).collect(), total)
+}
+
 /// A stage of a re-solve ([`in_stages`]).
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Stage {
@@ -953,35 +993,11 @@ impl<B: BitSet> Builder<'_, B> {
             return positions.iter().map(|p| self.plan_unsolved(p)).collect();
         }
         let (winner, search, vc) = (self.winner, self.search, self.vc);
-        let next = AtomicUsize::new(0);
-        let threads: Vec<(Vec<(usize, Before<B>)>, Duration)> = std::thread::scope(|scope| {
-            let handles: Vec<_> = self
-                .workers
-                .iter_mut()
-                .map(|w| {
-                    let next = &next;
-                    scope.spawn(move || {
-                        let cpu = journal::thread_cpu();
-                        let mut done = Vec::new();
-                        loop {
-                            let i = next.fetch_add(1, Ordering::Relaxed);
-                            let Some(p) = positions.get(i) else { break };
-                            done.push((i, w.planner.plan_unsolved(p, winner, search, vc)));
-                        }
-                        let cpu = journal::thread_cpu().zip(cpu).map(|(b, a)| b.saturating_sub(a));
-                        (done, cpu.unwrap_or_default())
-                    })
-                })
-                .collect();
-            handles.into_iter().map(|h| h.join().expect("a planning thread panicked")).collect()
+        let (all, cpu) = on_threads(&mut self.workers, positions.len(), |w, i| {
+            w.planner.plan_unsolved(&positions[i], winner, search, vc)
         });
-        let mut all = Vec::with_capacity(positions.len());
-        for (done, cpu) in threads {
-            self.threads_cpu += cpu;
-            all.extend(done);
-        }
-        all.sort_by_key(|(i, _)| *i);
-        all.into_iter().map(|(_, b)| b).collect()
+        self.threads_cpu += cpu;
+        all
     }
 
     /// [`Builder::solve`] of each of `positions`, side by side on the build's threads; the
@@ -1018,47 +1034,15 @@ impl<B: BitSet> Builder<'_, B> {
         let winner = if self.winner_known { self.winner } else { positions[0].to_move() };
         let (budget, start, used) = (&self.budget, self.start, self.used);
         let ahead = self.winner_known.then_some(self.search);
-        let next = AtomicUsize::new(0);
-        let threads: Vec<(Vec<Resolved<B>>, Duration)> = std::thread::scope(|scope| {
-            let handles: Vec<_> = self
-                .workers
-                .iter_mut()
-                .map(|w| {
-                    let (todo, next) = (&todo, &next);
-                    scope.spawn(move || {
-                        let cpu = journal::thread_cpu();
-                        let mut done = Vec::new();
-                        while let Some(&i) = todo.get(next.fetch_add(1, Ordering::Relaxed)) {
-                            let (mut nodes, mut filled) = (used, false);
-                            let result = w.solve(
-                                &positions[i],
-                                budget,
-                                start,
-                                &mut nodes,
-                                &mut filled,
-                                winner,
-                            );
-                            if let Some(search) = ahead {
-                                let p = &positions[i];
-                                w.solve_ahead(
-                                    p, &result, search, budget, start, &mut nodes, winner,
-                                );
-                            }
-                            done.push(Resolved { i, result, nodes: nodes - used, filled });
-                        }
-                        let cpu = journal::thread_cpu().zip(cpu).map(|(b, a)| b.saturating_sub(a));
-                        (done, cpu.unwrap_or_default())
-                    })
-                })
-                .collect();
-            handles.into_iter().map(|h| h.join().expect("a re-solving thread panicked")).collect()
+        let (solved, cpu) = on_threads(&mut self.workers, todo.len(), |w, k| {
+            let (i, mut nodes, mut filled) = (todo[k], used, false);
+            let result = w.solve(&positions[i], budget, start, &mut nodes, &mut filled, winner);
+            if let Some(search) = ahead {
+                w.solve_ahead(&positions[i], &result, search, budget, start, &mut nodes, winner);
+            }
+            Resolved { i, result, nodes: nodes - used, filled }
         });
-        let mut solved: Vec<Resolved<B>> = Vec::with_capacity(todo.len());
-        for (done, cpu) in threads {
-            self.threads_cpu += cpu;
-            solved.extend(done);
-        }
-        solved.sort_by_key(|r| r.i);
+        self.threads_cpu += cpu;
         let mut first_error = None;
         for r in solved {
             self.solves += 1;
