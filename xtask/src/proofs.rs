@@ -93,6 +93,10 @@ pub struct Args {
     /// `measure`: start each certificate afresh, discarding what an earlier run of it left.
     #[arg(long)]
     restart: bool,
+    /// `measure`: the winner's first move in each certificate instead of the solver's (with
+    /// `--only -`, the empty board's opening), which must win.
+    #[arg(long, value_name = "CELL")]
+    first: Option<nash_board::Cell>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -239,6 +243,7 @@ fn config(args: &Args) -> CertifyConfig {
         progress: args.what == What::Measure,
         max_nodes: None,
         threads: args.threads.into(),
+        first_move: args.first,
     };
     cfg.solver.budget.time = args.time_limit;
     cfg

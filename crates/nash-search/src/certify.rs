@@ -82,6 +82,12 @@ pub struct CertifyConfig {
     /// what the other threads stored first, so two builds can differ (each certificate is as
     /// valid), and a node budget can be overrun by what the threads searched at once.
     pub threads: usize,
+    /// The winner's first move, instead of the one the root's re-solve finds: the position
+    /// after it is solved, the certificate refused if its player to move does not lose there,
+    /// and otherwise starts with it. Which winning move comes first decides much of a
+    /// certificate's size (on 7x7 the certificate after the centre opening has 1,614 nodes,
+    /// after `a4` 402,206; docs/proofs.md). `None`: the re-solve's move.
+    pub first_move: Option<Cell>,
 }
 
 impl Default for CertifyConfig {
@@ -97,6 +103,7 @@ impl Default for CertifyConfig {
             progress: false,
             max_nodes: None,
             threads: 1,
+            first_move: None,
         }
     }
 }
@@ -123,6 +130,8 @@ pub enum CertifyError {
     Write(String),
     /// A resumable build's journal that cannot be resumed (another build's, or not one).
     Resume(String),
+    /// [`CertifyConfig::first_move`] is not a winning move of the position: why.
+    FirstMove(Cell, &'static str),
 }
 
 impl fmt::Display for CertifyError {
@@ -140,6 +149,9 @@ impl fmt::Display for CertifyError {
             ),
             CertifyError::Write(e) => write!(f, "cannot write the certificate's nodes: {e}"),
             CertifyError::Resume(e) => write!(f, "cannot resume the certificate: {e}"),
+            CertifyError::FirstMove(at, why) => {
+                write!(f, "no certificate starting with {at}: {why}")
+            }
         }
     }
 }
@@ -289,10 +301,9 @@ pub(crate) fn certificate_in<B: BitSet>(
         .then(|| [for_winner(Color::Black), for_winner(Color::White)]);
     step.knowledge.fill_in &= cfg.fill_in;
     let setup = Setup::one(&step, pos.geometry());
-    let mut vcs = nash_vc::VcBuilder::<B>::default();
-    vcs.set_recording(true);
     let workers = (0..cfg.threads.max(1))
         .map(|_| Workers {
+            planner: Planner::new(),
             step: step.clone(),
             worker: Resolver::new(pos, &setup.ctx(table)),
             filler: fallback.as_ref().map(|(n, s)| (*n, Resolver::new(pos, &s.ctx(table)))),
@@ -302,8 +313,6 @@ pub(crate) fn certificate_in<B: BitSet>(
         })
         .collect();
     let mut b = Builder {
-        derive: derive::Deriver::new(),
-        vcs,
         workers,
         winner_known: false,
         solves: 0,
@@ -334,6 +343,7 @@ pub(crate) fn certificate_in<B: BitSet>(
         progress: cfg.progress,
         synced: Instant::now(),
         max_nodes: cfg.max_nodes,
+        first: cfg.first_move,
     };
     if let Some((journal, resumed)) = journal {
         b.made = resumed.made.into_iter().collect();
@@ -355,7 +365,13 @@ pub(crate) fn certificate_in<B: BitSet>(
             );
         }
     }
-    if cfg.threads > 1 && !b.answers.contains_key(&position_key(pos)) {
+    // With a first move, the position after it takes the root's place.
+    let first = cfg.first_move.and_then(|m| {
+        let mut p = pos.clone();
+        (pos.winner().is_none() && p.play(m).is_ok() && crate::decided(&p).is_none()).then_some(p)
+    });
+    let root = first.as_ref().unwrap_or(pos);
+    if cfg.threads > 1 && !b.answers.contains_key(&position_key(root)) {
         // The root's re-solve, one of a build's longest, is made on every thread first: the
         // building thread's own re-solve of it then finds it in the table.
         // The stages and settings of the workers' re-solve (`Workers::solve`); only a warm-up,
@@ -369,7 +385,7 @@ pub(crate) fn certificate_in<B: BitSet>(
                 _ => &setup.each,
             };
             let all = SolverConfig { threads: cfg.threads, budget, ..each.clone() };
-            crate::entry::solve_in(pos, &Setup::one(&all, pos.geometry()).ctx(table))
+            crate::entry::solve_in(root, &Setup::one(&all, pos.geometry()).ctx(table))
         });
         // Its threads' CPU time: the process's while it ran, less the building thread's.
         if let ((Some(t0), Some(p0)), (Some(t1), Some(p1))) =
@@ -478,10 +494,83 @@ impl<B: BitSet> Plan<B> {
     }
 }
 
+/// The H-searches that look for a `Vc` leaf, one set per thread: nash-vc's, recording how it
+/// makes each connection, tried first, and this module's own ([`derive::Deriver`]).
+struct Planner<B: BitSet> {
+    vcs: nash_vc::VcBuilder<B>,
+    derive: derive::Deriver<B>,
+}
+
+impl<B: BitSet> Planner<B> {
+    fn new() -> Planner<B> {
+        let mut vcs = nash_vc::VcBuilder::<B>::default();
+        vcs.set_recording(true);
+        Planner { vcs, derive: derive::Deriver::new() }
+    }
+
+    /// [`Builder::plan`] as far as it goes without the solver: the plan, or, where the solver
+    /// must decide, the semi connections found on the way (`winner` wins; positions with at
+    /// most `search` empty cells are left to the checker; `vc`: look for connections).
+    fn plan_unsolved(
+        &mut self,
+        pos: &Position<B>,
+        winner: Color,
+        search: usize,
+        vc: bool,
+    ) -> Before<B> {
+        let empty = pos.empty_cells();
+        if pos.winner() == Some(winner) {
+            return Before::Done(Plan::Won);
+        }
+        if empty.len() <= search {
+            return Before::Done(Plan::Search(empty));
+        }
+        let winner_moves = pos.to_move() == winner;
+        let mut semis = Vec::new();
+        if vc {
+            if let Some(d) = self.recorded(pos, winner, winner_moves, &mut semis) {
+                return Before::Done(Plan::Vc(d));
+            }
+            if let Some(d) = self.derive.edge_to_edge(pos, winner, winner_moves, &mut semis) {
+                return Before::Done(Plan::Vc(d));
+            }
+        }
+        Before::Solve(semis)
+    }
+
+    /// A connection between the winner's edges that nash-vc's H-search finds in `pos`, with
+    /// the derivation it recorded: full, or semi when the winner is to move; the one with the
+    /// smallest carrier among those it derives. Without one, the semi connections between the
+    /// edges are added to `semis`.
+    fn recorded(
+        &mut self,
+        pos: &Position<B>,
+        winner: Color,
+        winner_moves: bool,
+        semis: &mut Vec<derive::Derived<B>>,
+    ) -> Option<derive::Derived<B>> {
+        self.vcs.build_side(None, pos, winner);
+        let [e1, e2] = winner.edges().map(Cell::edge);
+        let mut conns: Vec<_> = self.vcs.connections(winner, e1, e2).collect();
+        conns.sort_by_key(|c| c.carrier.len());
+        let full = |c: &nash_vc::Connection<B>| c.kind == nash_vc::ConnectionKind::Full;
+        let written = |c: &nash_vc::Connection<B>| {
+            let steps = self.vcs.derivation(c)?.into_iter().map(step).collect();
+            Some(derive::Derived { steps, carrier: c.carrier })
+        };
+        if let Some(d) = conns.iter().filter(|c| winner_moves || full(c)).find_map(written) {
+            return Some(d);
+        }
+        semis.extend(conns.iter().filter(|c| !full(c)).take(SEMIS).filter_map(written));
+        None
+    }
+}
+
 /// The solvers of one re-solving thread: the worker, the one with fill-in that takes over
 /// after [`CertifyConfig::fill_in_beyond`] nodes, and with [`CertifyConfig::winner_fill_in`]
 /// one for each player taken as the winner; all in the build's table.
 struct Workers<'t, B: BitSet> {
+    planner: Planner<B>,
     step: SolverConfig,
     worker: Resolver<'t, B>,
     filler: Option<(u64, Resolver<'t, B>)>,
@@ -501,7 +590,7 @@ impl<B: BitSet> Workers<'_, B> {
         filled: &mut bool,
         winner: Color,
     ) -> Result<SolveResult<B>, CertifyError> {
-        let Workers { step, worker, filler, for_winner } = self;
+        let Workers { step, worker, filler, for_winner, .. } = self;
         // The winner's fill-in is one stage: `fill_in_beyond` does not apply to it.
         let beyond = if for_winner.is_some() { None } else { filler.as_ref().map(|f| f.0) };
         in_stages(beyond, budget, start, used, filled, |stage, b| {
@@ -545,6 +634,46 @@ impl<B: BitSet> Workers<'_, B> {
             let _ = self.solve(&after, budget, start, used, &mut false, winner);
         }
     }
+}
+
+/// Runs `job(worker, i)` for every `i < count` side by side, a thread per worker, each taking
+/// the next index as it is free: the results in the order of `i`, and the threads' CPU time.
+fn on_threads<'t, B: BitSet, T: Send>(
+    workers: &mut [Workers<'t, B>],
+    count: usize,
+    job: impl Fn(&mut Workers<'t, B>, usize) -> T + Sync,
+) -> (Vec<T>, Duration) {
+    let next = AtomicUsize::new(0);
+    let (job, next) = (&job, &next);
+    let threads: Vec<_> = std::thread::scope(|scope| {
+        let handles: Vec<_> = workers
+            .iter_mut()
+            .map(|w| {
+                scope.spawn(move || {
+                    let cpu = journal::thread_cpu();
+                    let mut done = Vec::new();
+                    loop {
+                        let i = next.fetch_add(1, Ordering::Relaxed);
+                        if i >= count {
+                            break;
+                        }
+                        done.push((i, job(w, i)));
+                    }
+                    let cpu = journal::thread_cpu().zip(cpu).map(|(b, a)| b.saturating_sub(a));
+                    (done, cpu.unwrap_or_default())
+                })
+            })
+            .collect();
+        handles.into_iter().map(|h| h.join().expect("a certificate thread panicked")).collect()
+    });
+    let mut all = Vec::with_capacity(count);
+    let mut total = Duration::ZERO;
+    for (done, cpu) in threads {
+        total += cpu;
+        all.extend(done);
+    }
+    all.sort_by_key(|(i, _)| *i);
+    (all.into_iter().map(|(_, t)| t).collect(), total)
 }
 
 /// A stage of a re-solve ([`in_stages`]).
@@ -621,12 +750,8 @@ struct Resolved<B: BitSet> {
 }
 
 struct Builder<'t, B: BitSet> {
-    /// The H-search of `Vc` leaves, its lists kept from one position to the next.
-    derive: derive::Deriver<B>,
-    /// nash-vc's H-search, recording how it makes each connection: tried first.
-    vcs: nash_vc::VcBuilder<B>,
     /// The workers of each re-solving thread ([`CertifyConfig::threads`]), the first also the
-    /// building thread's own.
+    /// building thread's own (its H-searches for `Vc` leaves too).
     workers: Vec<Workers<'t, B>>,
     /// Whether the root is solved: until then the winner's fill-in takes the player to move
     /// as the winner.
@@ -670,11 +795,16 @@ struct Builder<'t, B: BitSet> {
     progress: bool,
     synced: Instant,
     max_nodes: Option<usize>,
+    /// [`CertifyConfig::first_move`].
+    first: Option<Cell>,
 }
 
 impl<B: BitSet> Builder<'_, B> {
     /// Finds the winner and writes the root's node (and all below it).
     fn build(&mut self, pos: &Position<B>) -> Result<u32, CertifyError> {
+        if let Some(m) = self.first {
+            return self.build_from(pos, m);
+        }
         self.winner = match self.solve(pos)?.outcome {
             Outcome::Win { .. } => pos.to_move(),
             _ => !pos.to_move(),
@@ -682,6 +812,33 @@ impl<B: BitSet> Builder<'_, B> {
         self.winner_known = true;
         let mut p = pos.clone();
         self.node(&mut p)
+    }
+
+    /// [`Builder::build`] with the first move `m` given: the player to move is the winner if
+    /// the position after `m` is lost for the opponent.
+    fn build_from(&mut self, pos: &Position<B>, m: Cell) -> Result<u32, CertifyError> {
+        let refuse = |why| CertifyError::FirstMove(m, why);
+        if pos.winner().is_some() {
+            return Err(refuse("the game is over"));
+        }
+        if !pos.empty_cells().contains(m) {
+            return Err(refuse("it is not an empty cell"));
+        }
+        self.winner = pos.to_move();
+        self.winner_known = true;
+        let mut p = pos.clone();
+        p.play_unchecked(m);
+        let carrier = if p.winner() == Some(self.winner) {
+            B::EMPTY
+        } else {
+            match self.solve(&p)?.outcome {
+                Outcome::Loss { carrier } => carrier,
+                _ => return Err(refuse("it does not win")),
+            }
+        };
+        let keep = carrier.with(m) & pos.empty_cells();
+        let mut p = pos.clone();
+        self.node_with(&mut p, Some(Plan::Solved { mv: Some(m), keep, semis: Vec::new() }))
     }
 
     /// The build's CPU time so far, over all runs (wall time where the system does not tell
@@ -829,6 +986,20 @@ impl<B: BitSet> Builder<'_, B> {
         r
     }
 
+    /// [`Builder::plan_unsolved`] of each of `positions`, side by side on the build's threads
+    /// (each with its own H-searches), in the order of `positions`.
+    fn plan_all(&mut self, positions: &[Position<B>]) -> Vec<Before<B>> {
+        if positions.len() < 2 {
+            return positions.iter().map(|p| self.plan_unsolved(p)).collect();
+        }
+        let (winner, search, vc) = (self.winner, self.search, self.vc);
+        let (all, cpu) = on_threads(&mut self.workers, positions.len(), |w, i| {
+            w.planner.plan_unsolved(&positions[i], winner, search, vc)
+        });
+        self.threads_cpu += cpu;
+        all
+    }
+
     /// [`Builder::solve`] of each of `positions`, side by side on the build's threads; the
     /// results in the order of `positions`, or the first error in that order.
     fn solve_all(
@@ -863,47 +1034,15 @@ impl<B: BitSet> Builder<'_, B> {
         let winner = if self.winner_known { self.winner } else { positions[0].to_move() };
         let (budget, start, used) = (&self.budget, self.start, self.used);
         let ahead = self.winner_known.then_some(self.search);
-        let next = AtomicUsize::new(0);
-        let threads: Vec<(Vec<Resolved<B>>, Duration)> = std::thread::scope(|scope| {
-            let handles: Vec<_> = self
-                .workers
-                .iter_mut()
-                .map(|w| {
-                    let (todo, next) = (&todo, &next);
-                    scope.spawn(move || {
-                        let cpu = journal::thread_cpu();
-                        let mut done = Vec::new();
-                        while let Some(&i) = todo.get(next.fetch_add(1, Ordering::Relaxed)) {
-                            let (mut nodes, mut filled) = (used, false);
-                            let result = w.solve(
-                                &positions[i],
-                                budget,
-                                start,
-                                &mut nodes,
-                                &mut filled,
-                                winner,
-                            );
-                            if let Some(search) = ahead {
-                                let p = &positions[i];
-                                w.solve_ahead(
-                                    p, &result, search, budget, start, &mut nodes, winner,
-                                );
-                            }
-                            done.push(Resolved { i, result, nodes: nodes - used, filled });
-                        }
-                        let cpu = journal::thread_cpu().zip(cpu).map(|(b, a)| b.saturating_sub(a));
-                        (done, cpu.unwrap_or_default())
-                    })
-                })
-                .collect();
-            handles.into_iter().map(|h| h.join().expect("a re-solving thread panicked")).collect()
+        let (solved, cpu) = on_threads(&mut self.workers, todo.len(), |w, k| {
+            let (i, mut nodes, mut filled) = (todo[k], used, false);
+            let result = w.solve(&positions[i], budget, start, &mut nodes, &mut filled, winner);
+            if let Some(search) = ahead {
+                w.solve_ahead(&positions[i], &result, search, budget, start, &mut nodes, winner);
+            }
+            Resolved { i, result, nodes: nodes - used, filled }
         });
-        let mut solved: Vec<Resolved<B>> = Vec::with_capacity(todo.len());
-        for (done, cpu) in threads {
-            self.threads_cpu += cpu;
-            solved.extend(done);
-        }
-        solved.sort_by_key(|r| r.i);
+        self.threads_cpu += cpu;
         let mut first_error = None;
         for r in solved {
             self.solves += 1;
@@ -961,11 +1100,24 @@ impl<B: BitSet> Builder<'_, B> {
 
     /// The node proving that the winner wins `pos`.
     fn node(&mut self, pos: &mut Position<B>) -> Result<u32, CertifyError> {
+        self.node_with(pos, None)
+    }
+
+    /// [`Builder::node`] with the plan made already, or made here (`None`).
+    fn node_with(
+        &mut self,
+        pos: &mut Position<B>,
+        plan: Option<Plan<B>>,
+    ) -> Result<u32, CertifyError> {
         let key = position_key(pos);
         if let Some(&id) = self.made.get(&key) {
             return Ok(id);
         }
-        let (keep, inner) = self.restricted(pos)?;
+        let plan = match plan {
+            Some(plan) => plan,
+            None => self.plan(pos)?,
+        };
+        let (keep, inner) = self.write(pos, plan)?;
         let id = if keep == pos.empty_cells() || self.closed[inner as usize] {
             inner
         } else {
@@ -973,13 +1125,6 @@ impl<B: BitSet> Builder<'_, B> {
         };
         self.remember(key, id)?;
         Ok(id)
-    }
-
-    /// A carrier of the winner's win in `pos` (the empty cells to keep; the loser may have the
-    /// others) and the node proving the win in `pos` restricted to it.
-    fn restricted(&mut self, pos: &mut Position<B>) -> Result<(B, u32), CertifyError> {
-        let plan = self.plan(pos)?;
-        self.write(pos, plan)
     }
 
     /// How the winner's win in `pos` will be shown, and the cells it keeps, without writing
@@ -994,27 +1139,11 @@ impl<B: BitSet> Builder<'_, B> {
         }
     }
 
-    /// [`Builder::plan`] as far as it goes without the solver: the plan, or, where the solver
-    /// must decide, the semi connections found on the way.
+    /// [`Builder::plan`] as far as it goes without the solver ([`Planner::plan_unsolved`]),
+    /// on the building thread.
     fn plan_unsolved(&mut self, pos: &Position<B>) -> Before<B> {
-        let empty = pos.empty_cells();
-        if pos.winner() == Some(self.winner) {
-            return Before::Done(Plan::Won);
-        }
-        if empty.len() <= self.search {
-            return Before::Done(Plan::Search(empty));
-        }
-        let winner_moves = pos.to_move() == self.winner;
-        let mut semis = Vec::new();
-        if self.vc {
-            if let Some(d) = self.recorded(pos, winner_moves, &mut semis) {
-                return Before::Done(Plan::Vc(d));
-            }
-            if let Some(d) = self.derive.edge_to_edge(pos, self.winner, winner_moves, &mut semis) {
-                return Before::Done(Plan::Vc(d));
-            }
-        }
-        Before::Solve(semis)
+        let (winner, search, vc) = (self.winner, self.search, self.vc);
+        self.workers[0].planner.plan_unsolved(pos, winner, search, vc)
     }
 
     /// The plan of `pos` from the solver's `outcome`, with the semi connections `semis` that
@@ -1040,32 +1169,6 @@ impl<B: BitSet> Builder<'_, B> {
             }
             _ => Err(self.inconsistent(format!("{} does not win", self.winner))),
         }
-    }
-
-    /// A connection between the winner's edges that nash-vc's H-search finds in `pos`, with
-    /// the derivation it recorded: full, or semi when the winner is to move; the one with the
-    /// smallest carrier among those it derives. Without one, the semi connections between the
-    /// edges are added to `semis`.
-    fn recorded(
-        &mut self,
-        pos: &Position<B>,
-        winner_moves: bool,
-        semis: &mut Vec<derive::Derived<B>>,
-    ) -> Option<derive::Derived<B>> {
-        self.vcs.build_side(None, pos, self.winner);
-        let [e1, e2] = self.winner.edges().map(Cell::edge);
-        let mut conns: Vec<_> = self.vcs.connections(self.winner, e1, e2).collect();
-        conns.sort_by_key(|c| c.carrier.len());
-        let full = |c: &nash_vc::Connection<B>| c.kind == nash_vc::ConnectionKind::Full;
-        let written = |c: &nash_vc::Connection<B>| {
-            let steps = self.vcs.derivation(c)?.into_iter().map(step).collect();
-            Some(derive::Derived { steps, carrier: c.carrier })
-        };
-        if let Some(d) = conns.iter().filter(|c| winner_moves || full(c)).find_map(written) {
-            return Some(d);
-        }
-        semis.extend(conns.iter().filter(|c| !full(c)).take(SEMIS).filter_map(written));
-        None
     }
 
     /// The node of a plan made for `pos`, and the cells it keeps.
@@ -1128,6 +1231,10 @@ impl<B: BitSet> Builder<'_, B> {
         // found), and the positions after them, solved together below.
         let mut waiting = Vec::new();
         let mut positions = Vec::new();
+        // On several threads, the moves that no semi connection answers are looked at side by
+        // side first (their indices in `plans`, the positions after them, and what was found).
+        let side_by_side = self.workers.len() > 1;
+        let mut looks = Vec::new();
         for x in pos.empty_cells().iter() {
             // A semi connection whose carrier misses x still holds after x: a derivation's
             // empty ends are all midpoints of its AND steps, so all in its carrier. The semis
@@ -1137,6 +1244,13 @@ impl<B: BitSet> Builder<'_, B> {
                 semis.iter().filter(|d| !d.carrier.contains(x)).min_by_key(|d| d.carrier.len());
             if let Some(d) = known {
                 plans.push((x, Some(Plan::Vc(d.clone()))));
+                continue;
+            }
+            if side_by_side {
+                let mut p = pos.clone();
+                p.play_unchecked(x);
+                looks.push((plans.len(), p));
+                plans.push((x, None));
                 continue;
             }
             pos.play_unchecked(x);
@@ -1154,6 +1268,21 @@ impl<B: BitSet> Builder<'_, B> {
                 }
             }
             pos.undo();
+        }
+        let after: Vec<Position<B>> = looks.iter().map(|(_, p)| p.clone()).collect();
+        for ((i, p), before) in looks.into_iter().zip(self.plan_all(&after)) {
+            match before {
+                Before::Done(plan) => {
+                    if let Plan::Vc(d) = &plan {
+                        semis.push(d.clone());
+                    }
+                    plans[i].1 = Some(plan);
+                }
+                Before::Solve(found) => {
+                    waiting.push((i, found));
+                    positions.push(p);
+                }
+            }
         }
         let solved = self.solve_all(&positions)?;
         for (((i, found), p), r) in waiting.into_iter().zip(&positions).zip(solved) {

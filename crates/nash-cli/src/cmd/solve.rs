@@ -57,6 +57,11 @@ pub struct Args {
     /// positions near the root take far longer without it (the empty 8x8 board: 5000).
     #[arg(long, value_name = "N", requires = "proof", value_parser = parse_node_count)]
     proof_fill_in_beyond: Option<u64>,
+    /// Start the certificate with this move of the winner, which must win, instead of the
+    /// move the solver finds: on the empty 8x8 board the centre's certificate is far smaller
+    /// than that of the solver's g2 (docs/proofs.md).
+    #[arg(long, value_name = "CELL", requires = "proof")]
+    proof_first: Option<String>,
     /// With --db: decide the position from the stored answers this many moves ahead when it
     /// is not stored itself (the root of a split solve; 0 to 4).
     #[arg(long, value_name = "D", default_value_t = 2, requires = "db",
@@ -436,6 +441,20 @@ fn write_proof<B: BitSet>(
     path: &std::path::Path,
 ) -> anyhow::Result<String> {
     use std::io::Write;
+    let first_move = match &args.proof_first {
+        None => None,
+        Some(text) => {
+            let cell: nash_board::Cell =
+                text.parse().map_err(|e| anyhow::anyhow!("invalid --proof-first {text:?}: {e}"))?;
+            if !p.geometry().is_on_board(cell) {
+                anyhow::bail!("--proof-first {cell} is not on the {}x{} board", p.cols(), p.rows());
+            }
+            if !p.empty_cells().contains(cell) {
+                anyhow::bail!("--proof-first {cell} is not an empty cell");
+            }
+            Some(cell)
+        }
+    };
     let certify = CertifyConfig {
         solver: cfg.clone(),
         search: args.proof_search.into(),
@@ -443,6 +462,7 @@ fn write_proof<B: BitSet>(
         progress: args.solver.progress,
         fill_in_beyond: args.proof_fill_in_beyond,
         threads: cfg.threads.max(1),
+        first_move,
         ..CertifyConfig::default()
     };
     let cannot = |what: &str, p: &std::path::Path, e: std::io::Error| {

@@ -79,3 +79,28 @@ fn a_certificate_built_on_two_threads_checks() {
     assert_eq!(code, 0, "{err}");
     assert!(out.starts_with("valid: "), "{out}");
 }
+
+#[test]
+fn a_certificate_starts_with_the_first_move_asked_for() {
+    let tmp = TempDir::new("proof-first");
+    let proof = tmp.file("empty.proof");
+    let args = ["solve", "--size", "5", "--no-pv", "--proof", &proof, "--proof-first"];
+    let (code, out, err) = nash(&[&args[..], &["b4"]].concat());
+    assert_eq!(code, 0, "{err}");
+    assert!(written(&out).contains(" nodes, "), "{out}");
+    let (code, out, err) = nash(&["check", &proof]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.starts_with("valid: black wins"), "{out}");
+    // A losing move, a cell off the board, not a cell: one line each, no certificate.
+    std::fs::remove_file(&proof).expect("remove");
+    for (cell, says) in [
+        ("a1", "no certificate starting with a1: it does not win"),
+        ("f1", "--proof-first f1 is not on the 5x5 board"),
+        ("1a", "invalid --proof-first \"1a\""),
+    ] {
+        let (code, _, err) = nash(&[&args[..], &[cell]].concat());
+        assert_ne!(code, 0, "{cell}");
+        assert!(err.contains(says) && err.lines().count() == 1, "{cell}: {err}");
+    }
+    assert!(!std::path::Path::new(&proof).exists());
+}

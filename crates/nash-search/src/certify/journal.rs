@@ -74,6 +74,9 @@ impl Partial {
     }
 }
 
+/// What [`Settings::knowledge`] holds before the first move of a build given one.
+const FIRST_MOVE: &str = ", first move ";
+
 /// What a journal's build is: resumed only with the same.
 #[derive(Clone, PartialEq, Debug, Serialize, Deserialize)]
 pub(crate) struct Settings {
@@ -91,7 +94,9 @@ pub(crate) struct Settings {
     pub decompositions: bool,
     pub fill_in_beyond: Option<u64>,
     /// The re-solves' knowledge, as its `Debug` form writes it, followed by
-    /// `" with the winner's fill-in"` with [`super::CertifyConfig::winner_fill_in`].
+    /// `" with the winner's fill-in"` with [`super::CertifyConfig::winner_fill_in`], and by
+    /// [`FIRST_MOVE`] and the cell with [`super::CertifyConfig::first_move`] (in this string,
+    /// so that the record's format stays that of version 1).
     pub knowledge: String,
 }
 
@@ -111,9 +116,10 @@ impl Settings {
             decompositions: cfg.decompositions,
             fill_in_beyond: cfg.fill_in_beyond,
             knowledge: format!(
-                "{:?}{}",
+                "{:?}{}{}",
                 cfg.solver.knowledge,
-                if cfg.winner_fill_in { " with the winner's fill-in" } else { "" }
+                if cfg.winner_fill_in { " with the winner's fill-in" } else { "" },
+                cfg.first_move.map(|m| format!("{FIRST_MOVE}{m}")).unwrap_or_default()
             ),
         }
     }
@@ -142,8 +148,14 @@ impl Settings {
         if self.fill_in_beyond != other.fill_in_beyond {
             d.push("fill-in-beyond");
         }
-        if self.knowledge != other.knowledge {
+        let first = |k: &str| k.split_once(FIRST_MOVE).map(|(k, m)| (k.to_string(), m.to_string()));
+        let [(k1, m1), (k2, m2)] = [&self.knowledge, &other.knowledge]
+            .map(|k| first(k).map_or((k.clone(), None), |(k, m)| (k, Some(m))));
+        if k1 != k2 {
             d.push("solver knowledge");
+        }
+        if m1 != m2 {
+            d.push("first move");
         }
         d
     }

@@ -328,3 +328,38 @@ fn every_false_corruption_is_refused() {
     }
     assert!(refused.iter().all(|&n| n >= 100), "too few corruptions tried: {refused:?}");
 }
+
+#[test]
+fn a_given_first_move_starts_the_certificate_when_it_wins() {
+    use nash_search::CertifyError;
+    let first = |pos: &Position<Bitboard>, m: &str, threads: usize| {
+        let m: Cell = m.parse().expect("cell");
+        let cfg = CertifyConfig { first_move: Some(m), threads, ..CertifyConfig::default() };
+        certificate(pos, &cfg).map(|cert| (m, cert))
+    };
+    let empty5 = Position::<Bitboard>::square(5).expect("board");
+    // The first node is the move, or a restriction then the move.
+    for (m, threads) in [("c3", 1), ("b4", 1), ("c3", 2), ("d2", 2)] {
+        let (m, cert) = first(&empty5, m, threads).unwrap_or_else(|e| panic!("{m}: {e}"));
+        assert_eq!(check(&cert).expect("checks").winner, Color::Black, "{m}");
+        let mut at = cert.nodes.len() - 1;
+        if let Node::Restrict { next, .. } = &cert.nodes[at] {
+            at = *next as usize;
+        }
+        assert!(matches!(&cert.nodes[at], Node::Play { at: a, .. } if a.0 == m), "{m}");
+    }
+    // A move that loses, a stone, a finished game.
+    let e = first(&empty5, "a1", 1).expect_err("a1 loses on 5x5");
+    assert_eq!(e, CertifyError::FirstMove("a1".parse().expect("cell"), "it does not win"));
+    assert_eq!(e.to_string(), "no certificate starting with a1: it does not win");
+    let mut c3 = empty5.clone();
+    c3.play("c3".parse().expect("cell")).expect("legal");
+    let e = first(&c3, "c3", 1).expect_err("a stone");
+    assert!(e.to_string().ends_with("it is not an empty cell"), "{e}");
+    let mut won = Position::<Bitboard>::square(3).expect("board");
+    for m in ["a1", "b1", "a2", "b2", "a3"] {
+        won.play(m.parse().expect("cell")).expect("legal");
+    }
+    let e = first(&won, "c3", 1).expect_err("over");
+    assert!(e.to_string().ends_with("the game is over"), "{e}");
+}

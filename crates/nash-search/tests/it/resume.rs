@@ -138,6 +138,13 @@ fn a_journal_of_other_settings_is_refused() {
     let e = certificate_resumable(&pos, &other, &files).expect_err("refused").to_string();
     assert!(e.starts_with("cannot resume the certificate: ") && e.contains("search"), "{e}");
     assert!(!e.contains('\n'), "{e}");
+    // Another first move, or one where the build had none.
+    let first = |m: &str| CertifyConfig {
+        first_move: Some(m.parse().expect("cell")),
+        ..CertifyConfig::default()
+    };
+    let e = certificate_resumable(&pos, &first("d3"), &files).expect_err("refused").to_string();
+    assert!(e.contains("first move") && !e.contains("solver knowledge"), "{e}");
     let mut moved = pos.clone();
     moved.play("a1".parse().expect("cell")).expect("legal");
     let e = certificate_resumable(&moved, &CertifyConfig::default(), &files).expect_err("refused");
