@@ -84,9 +84,9 @@ pub struct CertifyConfig {
     pub threads: usize,
     /// The winner's first move, instead of the one the root's re-solve finds: the position
     /// after it is solved, the certificate refused if its player to move does not lose there,
-    /// and otherwise starts with it. Which winning move comes first decides much of a
-    /// certificate's size (on 7x7 the certificate after the centre opening has 1,614 nodes,
-    /// after `a4` 402,206; docs/proofs.md). `None`: the re-solve's move.
+    /// and otherwise starts with it. Every answer of the loser to the first move is in the
+    /// certificate, so the move can change its size (docs/proofs.md). `None`: the re-solve's
+    /// move.
     pub first_move: Option<Cell>,
 }
 

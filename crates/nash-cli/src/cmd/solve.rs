@@ -57,9 +57,9 @@ pub struct Args {
     /// positions near the root take far longer without it (the empty 8x8 board: 5000).
     #[arg(long, value_name = "N", requires = "proof", value_parser = parse_node_count)]
     proof_fill_in_beyond: Option<u64>,
-    /// Start the certificate with this move of the winner, which must win, instead of the
-    /// move the solver finds: on the empty 8x8 board the centre's certificate is far smaller
-    /// than that of the solver's g2 (docs/proofs.md).
+    /// Start the certificate with this move of the player to move, which must win, instead of
+    /// the move the solver finds (every answer of the loser to it is in the certificate, so
+    /// the first move can change its size; docs/proofs.md).
     #[arg(long, value_name = "CELL", requires = "proof")]
     proof_first: Option<String>,
     /// With --db: decide the position from the stored answers this many moves ahead when it
