@@ -365,13 +365,19 @@ pub(crate) fn certificate_in<B: BitSet>(
             );
         }
     }
-    // With a first move, the position after it takes the root's place.
-    let first = cfg.first_move.and_then(|m| {
-        let mut p = pos.clone();
-        (pos.winner().is_none() && p.play(m).is_ok() && crate::decided(&p).is_none()).then_some(p)
-    });
-    let root = first.as_ref().unwrap_or(pos);
-    if cfg.threads > 1 && !b.answers.contains_key(&position_key(root)) {
+    // With a first move, the position after it takes the root's place (and nothing is
+    // solved ahead when the move cannot be played or decides the game at once: the build
+    // refuses the one and needs no solve for the other).
+    let root = match cfg.first_move {
+        None => Some(pos.clone()),
+        Some(m) => {
+            let mut p = pos.clone();
+            (pos.winner().is_none() && p.play(m).is_ok() && crate::decided(&p).is_none())
+                .then_some(p)
+        }
+    };
+    let root = root.filter(|r| cfg.threads > 1 && !b.answers.contains_key(&position_key(r)));
+    if let Some(root) = &root {
         // The root's re-solve, one of a build's longest, is made on every thread first: the
         // building thread's own re-solve of it then finds it in the table.
         // The stages and settings of the workers' re-solve (`Workers::solve`); only a warm-up,
@@ -632,6 +638,32 @@ impl<B: BitSet> Workers<'_, B> {
         after.play_unchecked(*m);
         if crate::decided(&after).is_none() {
             let _ = self.solve(&after, budget, start, used, &mut false, winner);
+        }
+    }
+}
+
+/// What the look at `p`, the position after the loser's move of `plans[i]`, gave: its plan
+/// (a connection found joins `semis`, for the loser's other moves), or the semi connections
+/// found on the way, kept in `waiting` beside the position in `positions` for the solver.
+fn settle<B: BitSet>(
+    i: usize,
+    p: &Position<B>,
+    before: Before<B>,
+    plans: &mut [(Cell, Option<Plan<B>>)],
+    semis: &mut Vec<derive::Derived<B>>,
+    waiting: &mut Vec<(usize, Vec<derive::Derived<B>>)>,
+    positions: &mut Vec<Position<B>>,
+) {
+    match before {
+        Before::Done(plan) => {
+            if let Plan::Vc(d) = &plan {
+                semis.push(d.clone());
+            }
+            plans[i].1 = Some(plan);
+        }
+        Before::Solve(found) => {
+            waiting.push((i, found));
+            positions.push(p.clone());
         }
     }
 }
@@ -1234,7 +1266,7 @@ impl<B: BitSet> Builder<'_, B> {
         // On several threads, the moves that no semi connection answers are looked at side by
         // side first (their indices in `plans`, the positions after them, and what was found).
         let side_by_side = self.workers.len() > 1;
-        let mut looks = Vec::new();
+        let (mut look_at, mut after) = (Vec::new(), Vec::new());
         for x in pos.empty_cells().iter() {
             // A semi connection whose carrier misses x still holds after x: a derivation's
             // empty ends are all midpoints of its AND steps, so all in its carrier. The semis
@@ -1246,43 +1278,21 @@ impl<B: BitSet> Builder<'_, B> {
                 plans.push((x, Some(Plan::Vc(d.clone()))));
                 continue;
             }
-            if side_by_side {
-                let mut p = pos.clone();
-                p.play_unchecked(x);
-                looks.push((plans.len(), p));
-                plans.push((x, None));
-                continue;
-            }
+            plans.push((x, None));
             pos.play_unchecked(x);
-            match self.plan_unsolved(pos) {
-                Before::Done(plan) => {
-                    if let Plan::Vc(d) = &plan {
-                        semis.push(d.clone());
-                    }
-                    plans.push((x, Some(plan)));
-                }
-                Before::Solve(found) => {
-                    waiting.push((plans.len(), found));
-                    positions.push(pos.clone());
-                    plans.push((x, None));
-                }
+            if side_by_side {
+                look_at.push(plans.len() - 1);
+                after.push(pos.clone());
+            } else {
+                let before = self.plan_unsolved(pos);
+                let i = plans.len() - 1;
+                settle(i, pos, before, &mut plans, &mut semis, &mut waiting, &mut positions);
             }
             pos.undo();
         }
-        let after: Vec<Position<B>> = looks.iter().map(|(_, p)| p.clone()).collect();
-        for ((i, p), before) in looks.into_iter().zip(self.plan_all(&after)) {
-            match before {
-                Before::Done(plan) => {
-                    if let Plan::Vc(d) = &plan {
-                        semis.push(d.clone());
-                    }
-                    plans[i].1 = Some(plan);
-                }
-                Before::Solve(found) => {
-                    waiting.push((i, found));
-                    positions.push(p);
-                }
-            }
+        let looked = self.plan_all(&after);
+        for ((i, p), before) in look_at.into_iter().zip(&after).zip(looked) {
+            settle(i, p, before, &mut plans, &mut semis, &mut waiting, &mut positions);
         }
         let solved = self.solve_all(&positions)?;
         for (((i, found), p), r) in waiting.into_iter().zip(&positions).zip(solved) {
