@@ -446,12 +446,8 @@ fn write_proof<B: BitSet>(
         Some(text) => {
             let cell: nash_board::Cell =
                 text.parse().map_err(|e| anyhow::anyhow!("invalid --proof-first {text:?}: {e}"))?;
-            if !p.geometry().is_on_board(cell) {
-                anyhow::bail!("--proof-first {cell} is not on the {}x{} board", p.cols(), p.rows());
-            }
-            if !p.empty_cells().contains(cell) {
-                anyhow::bail!("--proof-first {cell} is not an empty cell");
-            }
+            // The board says whether the move can be played; the builder whether it wins.
+            p.clone().play(cell).map_err(|e| anyhow::anyhow!("--proof-first {cell}: {e}"))?;
             Some(cell)
         }
     };

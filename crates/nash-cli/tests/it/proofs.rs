@@ -95,7 +95,7 @@ fn a_certificate_starts_with_the_first_move_asked_for() {
     std::fs::remove_file(&proof).expect("remove");
     for (cell, says) in [
         ("a1", "no certificate starting with a1: it does not win"),
-        ("f1", "--proof-first f1 is not on the 5x5 board"),
+        ("f1", "--proof-first f1: cell f1 is not on the 5x5 board"),
         ("1a", "invalid --proof-first \"1a\""),
     ] {
         let (code, _, err) = nash(&[&args[..], &[cell]].concat());

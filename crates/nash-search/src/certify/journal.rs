@@ -148,9 +148,10 @@ impl Settings {
         if self.fill_in_beyond != other.fill_in_beyond {
             d.push("fill-in-beyond");
         }
-        let first = |k: &str| k.split_once(FIRST_MOVE).map(|(k, m)| (k.to_string(), m.to_string()));
-        let [(k1, m1), (k2, m2)] = [&self.knowledge, &other.knowledge]
-            .map(|k| first(k).map_or((k.clone(), None), |(k, m)| (k, Some(m))));
+        fn split(k: &str) -> (&str, Option<&str>) {
+            k.split_once(FIRST_MOVE).map_or((k, None), |(k, m)| (k, Some(m)))
+        }
+        let ((k1, m1), (k2, m2)) = (split(&self.knowledge), split(&other.knowledge));
         if k1 != k2 {
             d.push("solver knowledge");
         }
