@@ -116,9 +116,11 @@ struct Row {
     check: Duration,
     /// The CPU time of the check, where the system tells it.
     check_cpu: Option<Duration>,
-    /// The positions solved again, and how many of them with fill-in.
+    /// The positions solved again, how many of them with fill-in, and the time spent on
+    /// those without it first.
     solves: u64,
     filled: u64,
+    given_up: Duration,
     /// Of a resumed build: the nodes kept from earlier runs, the re-solves answered from the
     /// journal, and the earlier runs' CPU time (counted in `build_cpu`).
     kept: usize,
@@ -164,6 +166,10 @@ struct Record {
     solves: Option<u64>,
     #[serde(default)]
     filled: Option<u64>,
+    /// The seconds of CPU time (this run's) spent without fill-in on the positions then solved
+    /// with it.
+    #[serde(default)]
+    given_up_s: Option<f64>,
     /// Of a resumed build, the CPU seconds of the earlier runs (counted in `build_cpu_s`).
     #[serde(default)]
     earlier_cpu_s: Option<f64>,
@@ -353,7 +359,13 @@ fn measure(args: &Args) -> anyhow::Result<()> {
                         secs(r.check_cpu)
                     );
                     if r.filled > 0 {
-                        println!("           {} re-solves, {} with fill-in", r.solves, r.filled);
+                        println!(
+                            "           {} re-solves, {} with fill-in after {:.1} s of CPU \
+                             without it",
+                            r.solves,
+                            r.filled,
+                            r.given_up.as_secs_f64()
+                        );
                     }
                     if r.kept > 0 || r.journaled > 0 {
                         println!(
@@ -380,6 +392,7 @@ fn measure(args: &Args) -> anyhow::Result<()> {
                         peak_rss_mib: peak_rss_mib(),
                         solves: Some(r.solves),
                         filled: Some(r.filled),
+                        given_up_s: Some(r.given_up.as_secs_f64()),
                         earlier_cpu_s: (r.kept > 0 || r.journaled > 0)
                             .then_some(r.cpu_before.as_secs_f64()),
                     }
@@ -408,6 +421,7 @@ fn measure(args: &Args) -> anyhow::Result<()> {
                         peak_rss_mib: peak_rss_mib(),
                         solves: None,
                         filled: None,
+                        given_up_s: None,
                         earlier_cpu_s: None,
                     }
                 }
@@ -598,6 +612,7 @@ fn one(case: &Case, cfg: &CertifyConfig, spool: SpoolTo<'_>) -> anyhow::Result<R
         check_cpu,
         solves: made.solves,
         filled: made.filled,
+        given_up: made.given_up,
         kept: made.kept,
         journaled: made.journaled,
         cpu_before: made.cpu_before,

@@ -189,6 +189,10 @@ pub struct Streamed {
     pub solves: u64,
     /// See `solves`.
     pub filled: u64,
+    /// The CPU time the re-solving threads spent, in this run of the build, on the re-solves
+    /// without fill-in that ran out of their `fill_in_beyond` nodes before those with it
+    /// (zero where the system does not tell a thread's CPU time).
+    pub given_up: Duration,
     /// Of a resumed build ([`certificate_resumable`]): the nodes kept from earlier runs, the
     /// re-solves answered from the journal (counted in `solves`), and the CPU time of the
     /// earlier runs (measured on the building thread; wall time where the system does not
@@ -310,6 +314,7 @@ pub(crate) fn certificate_in<B: BitSet>(
             for_winner: winner_setups
                 .as_ref()
                 .map(|s| s.each_ref().map(|s| Resolver::new(pos, &s.ctx(table)))),
+            given_up: Duration::ZERO,
         })
         .collect();
     let mut b = Builder {
@@ -407,6 +412,7 @@ pub(crate) fn certificate_in<B: BitSet>(
     built?;
     synced?;
     let stones = |c: Color| pos.stones(c).iter().map(At).collect();
+    let given_up = b.given_up();
     let (nodes, bytes, list) = match b.out {
         Out::Memory(list) => (list.len(), 0, list),
         Out::Spool(s) => (b.closed.len(), b.kept_bytes + s.bytes(), Vec::new()),
@@ -425,6 +431,7 @@ pub(crate) fn certificate_in<B: BitSet>(
         bytes,
         solves: b.solves,
         filled: b.filled,
+        given_up,
         kept: b.kept,
         journaled: b.journaled,
         cpu_before: b.cpu_before,
@@ -581,6 +588,9 @@ struct Workers<'t, B: BitSet> {
     worker: Resolver<'t, B>,
     filler: Option<(u64, Resolver<'t, B>)>,
     for_winner: Option<[Resolver<'t, B>; 2]>,
+    /// The CPU time this thread spent in re-solves without fill-in that ran out of their
+    /// `fill_in_beyond` nodes and were given up for the worker with fill-in.
+    given_up: Duration,
 }
 
 impl<B: BitSet> Workers<'_, B> {
@@ -596,16 +606,25 @@ impl<B: BitSet> Workers<'_, B> {
         filled: &mut bool,
         winner: Color,
     ) -> Result<SolveResult<B>, CertifyError> {
-        let Workers { step, worker, filler, for_winner, .. } = self;
+        let Workers { step, worker, filler, for_winner, given_up, .. } = self;
         // The winner's fill-in is one stage: `fill_in_beyond` does not apply to it.
         let beyond = if for_winner.is_some() { None } else { filler.as_ref().map(|f| f.0) };
         in_stages(beyond, budget, start, used, filled, |stage, b| {
             step.budget = b;
-            match (for_winner.as_mut(), stage, filler.as_mut()) {
+            // The thread's CPU time of a first stage that may be given up.
+            let timed = stage == Stage::First && beyond.is_some();
+            let began = if timed { journal::thread_cpu() } else { None };
+            let r = match (for_winner.as_mut(), stage, filler.as_mut()) {
                 (Some(w), _, _) => w[winner.index()].solve(pos, step),
                 (None, Stage::FillIn, Some((_, f))) => f.solve(pos, step),
                 _ => worker.solve(pos, step),
+            };
+            if matches!(r.outcome, Outcome::Unknown { reason: StopReason::NodeLimit }) {
+                if let Some((a, b)) = began.zip(journal::thread_cpu()) {
+                    *given_up += b.saturating_sub(a);
+                }
             }
+            r
         })
     }
 
@@ -924,16 +943,26 @@ impl<B: BitSet> Builder<'_, B> {
         };
         eprintln!(
             "certificate: {} nodes written ({:.1} MB), {:.0} s of CPU, {} re-solves ({} from \
-             the journal, {} with fill-in), at {}{cover}",
+             the journal, {} with fill-in{}), at {}{cover}",
             self.closed.len(),
             bytes as f64 / 1e6,
             self.cpu().as_secs_f64(),
             self.solves,
             self.journaled,
             self.filled,
+            match self.given_up().as_secs_f64() {
+                0.0 => String::new(),
+                s => format!(" after {s:.0} s of CPU without it"),
+            },
             if at.is_empty() { "the root".to_string() } else { at.join(" ") }
         );
         Ok(())
+    }
+
+    /// The CPU time the threads spent in re-solves given up for the worker with fill-in (in
+    /// this run of the build).
+    fn given_up(&self) -> Duration {
+        self.workers.iter().map(|w| w.given_up).sum()
     }
 
     /// Records that `pos`'s key has node `id`, in the journal too.
