@@ -612,8 +612,9 @@ impl<B: BitSet> Workers<'_, B> {
         in_stages(beyond, budget, start, used, filled, |stage, b| {
             step.budget = b;
             // The thread's CPU time of a first stage that may be given up.
-            let timed = stage == Stage::First && beyond.is_some();
-            let began = if timed { journal::thread_cpu() } else { None };
+            let began = (stage == Stage::First && beyond.is_some())
+                .then(journal::thread_cpu)
+                .flatten();
             let r = match (for_winner.as_mut(), stage, filler.as_mut()) {
                 (Some(w), _, _) => w[winner.index()].solve(pos, step),
                 (None, Stage::FillIn, Some((_, f))) => f.solve(pos, step),
@@ -950,9 +951,9 @@ impl<B: BitSet> Builder<'_, B> {
             self.solves,
             self.journaled,
             self.filled,
-            match self.given_up().as_secs_f64() {
-                0.0 => String::new(),
-                s => format!(" after {s:.0} s of CPU without it"),
+            match self.given_up() {
+                t if t.is_zero() => String::new(),
+                t => format!(" after {:.0} s of CPU without it", t.as_secs_f64()),
             },
             if at.is_empty() { "the root".to_string() } else { at.join(" ") }
         );
