@@ -612,9 +612,8 @@ impl<B: BitSet> Workers<'_, B> {
         in_stages(beyond, budget, start, used, filled, |stage, b| {
             step.budget = b;
             // The thread's CPU time of a first stage that may be given up.
-            let began = (stage == Stage::First && beyond.is_some())
-                .then(journal::thread_cpu)
-                .flatten();
+            let began =
+                (stage == Stage::First && beyond.is_some()).then(journal::thread_cpu).flatten();
             let r = match (for_winner.as_mut(), stage, filler.as_mut()) {
                 (Some(w), _, _) => w[winner.index()].solve(pos, step),
                 (None, Stage::FillIn, Some((_, f))) => f.solve(pos, step),
