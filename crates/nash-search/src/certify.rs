@@ -368,6 +368,16 @@ pub(crate) fn certificate_in<B: BitSet>(
                 b.answers.len(),
                 b.cpu_before.as_secs_f64()
             );
+            if let Some(before) = resumed.fill_in_beyond {
+                let nodes =
+                    |n: Option<u64>| n.map_or("no limit".to_string(), |n| format!("{n} nodes"));
+                eprintln!(
+                    "certificate: a re-solve without fill-in had {} when the journal was started, \
+                     {} now",
+                    nodes(before),
+                    nodes(cfg.fill_in_beyond)
+                );
+            }
         }
     }
     // With a first move, the position after it takes the root's place (and nothing is

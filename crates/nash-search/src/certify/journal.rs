@@ -145,9 +145,8 @@ impl Settings {
         if self.decompositions != other.decompositions {
             d.push("decompositions");
         }
-        if self.fill_in_beyond != other.fill_in_beyond {
-            d.push("fill-in-beyond");
-        }
+        // `fill_in_beyond` is left out: like the threads, it changes which proofs the build
+        // finds and how fast, never whether they hold, so a build may go on with another.
         fn split(k: &str) -> (&str, Option<&str>) {
             k.split_once(FIRST_MOVE).map_or((k, None), |(k, m)| (k, Some(m)))
         }
@@ -201,6 +200,8 @@ pub(crate) struct Resumed<B> {
     /// The bytes of the nodes kept.
     pub bytes: u64,
     pub cpu: Duration,
+    /// The journal's `fill_in_beyond`, where it is not this build's.
+    pub fill_in_beyond: Option<Option<u64>>,
 }
 
 /// The journal being written.
@@ -309,6 +310,7 @@ pub(crate) fn open<B: BitSet>(
         leaves: [None; 2],
         bytes: 0,
         cpu: Duration::ZERO,
+        fill_in_beyond: None,
     };
     let old = match std::fs::read(&files.journal) {
         Ok(bytes) => records(&files.journal, &bytes)?,
@@ -319,6 +321,8 @@ pub(crate) fn open<B: BitSet>(
     let resuming = match old.next() {
         Some(Record::Settings(s)) => {
             let d = s.differences(&settings);
+            resumed.fill_in_beyond =
+                (s.fill_in_beyond != settings.fill_in_beyond).then_some(s.fill_in_beyond);
             if !d.is_empty() {
                 return Err(journal_error(
                     &files.journal,

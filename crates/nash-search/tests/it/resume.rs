@@ -129,6 +129,23 @@ fn a_build_on_two_threads_stopped_part_way_resumes() {
 }
 
 #[test]
+fn a_build_resumes_with_another_fill_in_beyond() {
+    // How long a re-solve goes without fill-in changes the proofs found, not whether they
+    // hold: a build stopped with one limit goes on with another, or with none.
+    let (pos, winner) = position();
+    let tmp = TempDir::new("beyond");
+    let files = tmp.files();
+    let beyond = |n, nodes| CertifyConfig { fill_in_beyond: n, ..with_budget(nodes) };
+    let e = certificate_resumable(&pos, &beyond(Some(5), Some(40)), &files).expect_err("stops");
+    assert_eq!(e, CertifyError::Unknown(StopReason::NodeLimit));
+    let e = certificate_resumable(&pos, &beyond(Some(500), Some(80)), &files).expect_err("stops");
+    assert_eq!(e, CertifyError::Unknown(StopReason::NodeLimit));
+    let made = certificate_resumable(&pos, &beyond(None, None), &files).expect("resumes");
+    assert!(made.kept > 0 && made.journaled > 0, "{made:?}");
+    finish(&made, &files, winner);
+}
+
+#[test]
 fn a_journal_of_other_settings_is_refused() {
     let (pos, _) = position();
     let tmp = TempDir::new("other");
