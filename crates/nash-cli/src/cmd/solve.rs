@@ -54,7 +54,7 @@ pub struct Args {
     proof_no_vc: bool,
     /// Re-solve the certificate's positions without fill-in (smaller carriers), but give a
     /// position N nodes at most that way and then solve it with fill-in: on large boards the
-    /// positions near the root take far longer without it (the empty 8x8 board: 5000).
+    /// positions near the root take far longer without it (the empty 8x8 board: 100000).
     #[arg(long, value_name = "N", requires = "proof", value_parser = parse_node_count)]
     proof_fill_in_beyond: Option<u64>,
     /// Start the certificate with this move of the player to move, which must win, instead of
