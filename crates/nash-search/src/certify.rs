@@ -941,13 +941,15 @@ impl<B: BitSet> Builder<'_, B> {
             Out::Spool(s) => self.kept_bytes + s.bytes(),
             Out::Memory(_) => 0,
         };
-        // Where the build is: the first moves of the line it is writing, and the option of the
-        // first cover (the options are written one after another; each takes cells out of
-        // those in every carrier, and the cover ends when none is left).
+        // Where the build is: the first moves of the line it is writing, and the option of
+        // each of the first covers on it (the options are written one after another; each
+        // takes cells out of those in every carrier, and the cover ends when none is left).
         let at: Vec<String> = self.line.iter().take(4).map(Cell::to_string).collect();
-        let cover = match self.covers.first() {
-            Some((k, n)) => {
-                format!("; first cover: option {k}, {n} cells in every carrier before it")
+        let cover = match self.covers.split_first() {
+            Some(((k, n), deeper)) => {
+                let deeper: String =
+                    deeper.iter().take(2).map(|(k, n)| format!(", then {k} ({n})")).collect();
+                format!("; covers: option {k} ({n} cells in every carrier before it){deeper}")
             }
             None => String::new(),
         };
