@@ -4,8 +4,9 @@
 
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
-use std::process::{Child, ChildStdin, Command, Stdio};
+use std::process::{Child, ChildStderr, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use anyhow::{anyhow, bail, Context};
@@ -30,16 +31,48 @@ impl Engine {
         dir: &Path,
         show_stderr: bool,
     ) -> anyhow::Result<Engine> {
+        let stderr = if show_stderr { Stdio::inherit() } else { Stdio::null() };
+        Ok(Engine::spawn(program, args, dir, stderr)?.0)
+    }
+
+    /// Starts `program` with `args` in `dir`, keeping the lines it writes to standard error,
+    /// in order, for the caller to read (an engine that logs its statistics there).
+    pub fn start_logged(
+        program: &Path,
+        args: &[String],
+        dir: &Path,
+    ) -> anyhow::Result<(Engine, Arc<Mutex<Vec<String>>>)> {
+        let (engine, stderr) = Engine::spawn(program, args, dir, Stdio::piped())?;
+        let log = Arc::new(Mutex::new(Vec::new()));
+        if let Some(stderr) = stderr {
+            let log = Arc::clone(&log);
+            std::thread::spawn(move || {
+                for line in BufReader::new(stderr).lines() {
+                    let Ok(line) = line else { return };
+                    log.lock().unwrap_or_else(|e| e.into_inner()).push(line);
+                }
+            });
+        }
+        Ok((engine, log))
+    }
+
+    fn spawn(
+        program: &Path,
+        args: &[String],
+        dir: &Path,
+        stderr: Stdio,
+    ) -> anyhow::Result<(Engine, Option<ChildStderr>)> {
         let mut child = Command::new(program)
             .args(args)
             .current_dir(dir)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(if show_stderr { Stdio::inherit() } else { Stdio::null() })
+            .stderr(stderr)
             .spawn()
             .with_context(|| format!("cannot start {}", program.display()))?;
         let stdin = child.stdin.take().expect("piped stdin");
         let stdout = child.stdout.take().expect("piped stdout");
+        let stderr = child.stderr.take();
         let (tx, answers) = mpsc::channel();
         std::thread::spawn(move || {
             let mut reader = BufReader::new(stdout);
@@ -51,7 +84,7 @@ impl Engine {
                 }
             }
         });
-        Ok(Engine { child, stdin, answers })
+        Ok((Engine { child, stdin, answers }, stderr))
     }
 
     /// Sends one command; the answer as `Ok(text)`, or `Err(text)` for `?` answers. An error

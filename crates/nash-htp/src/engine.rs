@@ -47,6 +47,7 @@ pub const COMMANDS: &[&str] = &[
     "dfpn-solve-state",
     "dfpn-solver-find-winning",
     "dfs-solve-state",
+    "nash-solve-stats",
     "compute-inferior",
     "compute-fillin",
     "compute-dead",
@@ -191,6 +192,8 @@ pub struct Engine {
     pub(crate) progress: Option<Arc<Progress>>,
     /// The solved-position database of the df-pn commands (`nash htp --db`).
     db: Option<nash_db::Db>,
+    /// The last `dfpn-solve-state` or `dfs-solve-state`: its nodes and seconds.
+    last_solve: Option<(u64, f64)>,
 }
 
 impl Default for Engine {
@@ -223,6 +226,7 @@ impl Engine {
             stop: None,
             progress: None,
             db: None,
+            last_solve: None,
         })
     }
 
@@ -384,6 +388,13 @@ impl Engine {
             }
             "dfpn-solve-state" => self.solve_state(cmd, SolverKind::Dfpn),
             "dfs-solve-state" => self.solve_state(cmd, SolverKind::Pattern),
+            "nash-solve-stats" => {
+                no_args(cmd)?;
+                match self.last_solve {
+                    Some((nodes, seconds)) => Ok(format!("nodes {nodes} seconds {seconds:.3}")),
+                    None => Err(HtpError::NoSolve),
+                }
+            }
             "dfpn-solver-find-winning" => {
                 let color = color_arg(cmd)?;
                 let mut cfg = self.solver_config(SolverKind::Dfpn);
@@ -840,8 +851,9 @@ impl Engine {
         };
         let mut cfg = self.solver_config(kind);
         let deadline = CommandDeadline::arm(&mut cfg);
+        let started = std::time::Instant::now();
         // Df-pn keeps its table between commands; the depth-first search starts afresh.
-        let winner = match (&self.pos, kind) {
+        let (winner, nodes) = match (&self.pos, kind) {
             (AnyPosition::Small(p), SolverKind::Dfpn) => {
                 self.dfpn_wide.clear();
                 let db = self.db.as_mut();
@@ -856,6 +868,7 @@ impl Engine {
                 with_position!(pos, p => analysis::solve_state(p, to_move, &cfg, None, None))?
             }
         };
+        self.last_solve = Some((nodes, started.elapsed().as_secs_f64()));
         let winner = match winner {
             // Stopped by the controller: Benzene's answer for a solve that did not finish.
             Err(_) if self.interrupted() => return Ok("empty".to_owned()),

@@ -88,6 +88,9 @@ pub enum HtpError {
     /// A command whose machinery this build lacks.
     #[error("{0} is not available in this build")]
     NotAvailable(&'static str),
+    /// `nash-solve-stats` before any solve.
+    #[error("no solve yet: dfpn-solve-state or dfs-solve-state first")]
+    NoSolve,
     /// The solved-position database refused (a conflict, or the disk).
     #[error("{0}")]
     Db(String),

@@ -4,7 +4,9 @@
 //! `boardsize`, `clear_board`, the moves, `dfpn-clear-tt` (every solve starts from an empty
 //! table), then a timed `dfpn-solve-state COLOUR`. Which engine goes first alternates from one
 //! position to the next, so neither always runs on a machine warmed (or loaded) by the other.
-//! Every answer is checked against the known value: a wrong winner stops the run.
+//! Every answer is checked against the known value: a wrong winner stops the run. Each solve's
+//! nodes are recorded where the engine tells: Nash's `nash-solve-stats`, MoHex's `MID calls`
+//! on its standard error.
 //! Results are appended to a JSON-lines file as each position ends; a rerun with the same
 //! settings skips what is already there, so a long run (the 8x8 openings) survives interruption.
 
@@ -12,6 +14,7 @@ use std::collections::HashMap;
 use std::fs::{File, OpenOptions};
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context};
@@ -25,7 +28,7 @@ use crate::regress::{openings, Case};
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// The reference engine's command line (split at spaces), e.g. MoHex with
-    /// `--use-logfile=0 --quiet`.
+    /// `--use-logfile=0 --quiet` (without `--quiet`, its nodes are read from its log).
     #[arg(long, value_name = "COMMAND")]
     engine: String,
     /// The `nash` binary (default: `cargo build --release -p nash-cli`).
@@ -96,6 +99,10 @@ struct Solve {
     /// `black`, `white`, or `unknown` (stopped by the time limit).
     winner: String,
     seconds: f64,
+    /// The nodes searched, where the engine tells: Nash's `nash-solve-stats`, MoHex's `MID
+    /// calls` on its standard error (not written with `--quiet`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    nodes: Option<u64>,
 }
 
 /// One line of the results file.
@@ -142,12 +149,64 @@ fn load(path: &Path) -> anyhow::Result<HashMap<Key, Record>> {
 struct Side {
     engine: Engine,
     name: &'static str,
+    /// Where the solve's nodes come from.
+    nodes: Nodes,
+}
+
+/// Where a side's node counts come from.
+enum Nodes {
+    /// Nash's `nash-solve-stats` after the solve.
+    Command,
+    /// The last `MID calls N` line the engine wrote to its standard error during the solve
+    /// (MoHex's df-pn statistics).
+    Log(Arc<Mutex<Vec<String>>>),
 }
 
 impl Side {
-    fn start(name: &'static str, program: &Path, args: &[String]) -> anyhow::Result<Side> {
-        let engine = Engine::start(program, args, Path::new("."), false)?;
-        Ok(Side { engine, name })
+    fn nash(program: &Path) -> anyhow::Result<Side> {
+        let engine = Engine::start(program, &["htp".into()], Path::new("."), false)?;
+        Ok(Side { engine, name: "nash", nodes: Nodes::Command })
+    }
+
+    fn reference(program: &Path, args: &[String]) -> anyhow::Result<Side> {
+        let (engine, log) = Engine::start_logged(program, args, Path::new("."))?;
+        Ok(Side { engine, name: "reference", nodes: Nodes::Log(log) })
+    }
+
+    /// The nodes of the solve that has just answered, when the engine tells; `logged` is how
+    /// many lines its log held before the solve.
+    fn nodes(&mut self, logged: usize) -> Option<u64> {
+        match &self.nodes {
+            Nodes::Command => {
+                let a = self.engine.ask("nash-solve-stats", Some(Duration::from_secs(10))).ok()?;
+                a.ok()?.split_whitespace().skip_while(|w| *w != "nodes").nth(1)?.parse().ok()
+            }
+            Nodes::Log(log) => {
+                // The statistics are written before the answer, but on another pipe: give
+                // the reader a moment to catch up.
+                let deadline = Instant::now() + Duration::from_secs(2);
+                loop {
+                    let found = log
+                        .lock()
+                        .unwrap_or_else(|e| e.into_inner())
+                        .iter()
+                        .skip(logged)
+                        .rev()
+                        .find_map(|l| l.strip_prefix("MID calls")?.trim().parse().ok());
+                    if found.is_some() || Instant::now() >= deadline {
+                        return found;
+                    }
+                    std::thread::sleep(Duration::from_millis(20));
+                }
+            }
+        }
+    }
+
+    fn logged(&self) -> usize {
+        match &self.nodes {
+            Nodes::Command => 0,
+            Nodes::Log(log) => log.lock().unwrap_or_else(|e| e.into_inner()).len(),
+        }
     }
 
     fn must(&mut self, command: &str) -> anyhow::Result<String> {
@@ -168,6 +227,7 @@ impl Side {
         }
         self.must("dfpn-clear-tt")?;
         let to_move = case.pos.to_move();
+        let logged = self.logged();
         let started = Instant::now();
         let answer = self
             .engine
@@ -182,7 +242,8 @@ impl Side {
             },
             Err(e) => bail!("{} refused dfpn-solve-state on {}: {e}", self.name, case.label),
         };
-        Ok(Solve { winner: winner.into(), seconds })
+        let nodes = self.nodes(logged);
+        Ok(Solve { winner: winner.into(), seconds, nodes })
     }
 }
 
@@ -209,10 +270,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         .flat_map(|s| s.split_whitespace())
         .map(|s| s.to_ascii_lowercase())
         .collect();
-    let mut sides = [
-        Side::start("nash", &nash, &["htp".into()])?,
-        Side::start("reference", Path::new(program), rest)?,
-    ];
+    let mut sides = [Side::nash(&nash)?, Side::reference(Path::new(program), rest)?];
     let limit = args.time_limit;
     for s in &mut sides {
         s.must(&format!("param_dfpn threads {}", args.threads))?;
@@ -247,8 +305,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         }
         println!("{set}: {} positions", cases.len());
         println!(
-            "  {:<8} {:<6} {:>16} {:>16} {:>8}",
-            "position", "value", "nash", "reference", "ratio"
+            "  {:<8} {:<6} {:>16} {:>16} {:>8} {:>12} {:>12}",
+            "position", "value", "nash", "reference", "ratio", "nash nodes", "ref nodes"
         );
         let (mut total_n, mut total_r, mut ratios) = (0.0, 0.0, Vec::new());
         let (mut open_n, mut open_r) = (0, 0);
@@ -259,8 +317,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                 threads: args.threads,
                 time_limit: limit.as_secs_f64(),
                 engine: args.engine.clone(),
-                nash: Solve { winner: String::new(), seconds: 0.0 },
-                reference: Solve { winner: String::new(), seconds: 0.0 },
+                nash: Solve { winner: String::new(), seconds: 0.0, nodes: None },
+                reference: Solve { winner: String::new(), seconds: 0.0, nodes: None },
             };
             let record = match done.get(&record.key()) {
                 Some(r) => r.clone(),
@@ -294,13 +352,16 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                 format!("{:.2}s{mark}", s.seconds)
             };
             let ratio = record.nash.seconds / record.reference.seconds.max(1e-3);
+            let nodes = |s: &Solve| s.nodes.map_or("-".to_string(), |n| n.to_string());
             println!(
-                "  {:<8} {:<6} {:>16} {:>16} {:>8.2}",
+                "  {:<8} {:<6} {:>16} {:>16} {:>8.2} {:>12} {:>12}",
                 case.label,
                 known,
                 show(&record.nash),
                 show(&record.reference),
-                ratio
+                ratio,
+                nodes(&record.nash),
+                nodes(&record.reference)
             );
             total_n += record.nash.seconds;
             total_r += record.reference.seconds;

@@ -324,3 +324,14 @@ fn a_virtually_won_position_leaves_no_mustplay() {
     let unmarked: Vec<&String> = empty.iter().filter(|c| !marked.contains(c)).collect();
     assert!(unmarked.is_empty(), "cells left in the mustplay: {unmarked:?}");
 }
+
+#[test]
+fn nash_solve_stats_gives_the_last_solve_s_nodes() {
+    let got = answers(&transcript(
+        "boardsize 4\nnash-solve-stats\nplay b a1\ndfpn-solve-state white\nnash-solve-stats\n",
+    ));
+    assert!(got[1].starts_with("? no solve yet"), "{}", got[1]);
+    let words: Vec<&str> = got[4].trim_start_matches("= ").split_whitespace().collect();
+    assert_eq!((words[0], words[2]), ("nodes", "seconds"), "{}", got[4]);
+    assert!(words[1].parse::<u64>().is_ok_and(|n| n > 0), "{}", got[4]);
+}
