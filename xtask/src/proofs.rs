@@ -47,7 +47,7 @@ pub struct Args {
     size: usize,
     /// `measure` only these positions, in this order: openings by their cell, `-` for the
     /// empty board (comma-separated).
-    #[arg(long, value_delimiter = ',')]
+    #[arg(long, value_delimiter = ',', allow_hyphen_values = true)]
     only: Vec<String>,
     /// `measure`'s results file (JSON lines); default target/proofs/measure-NxN.jsonl.
     #[arg(long)]

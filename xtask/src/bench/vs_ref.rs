@@ -39,7 +39,7 @@ pub struct Args {
     #[arg(long, value_delimiter = ',', default_values_t = [Set::Seven, Set::Eight])]
     sets: Vec<Set>,
     /// Only these positions (opening cells, `-` for an empty board), space- or comma-separated.
-    #[arg(long, value_delimiter = ',')]
+    #[arg(long, value_delimiter = ',', allow_hyphen_values = true)]
     only: Vec<String>,
     /// Solver threads, the same for both engines (`param_dfpn threads N`).
     #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u16).range(1..=256))]
@@ -270,6 +270,17 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         .flat_map(|s| s.split_whitespace())
         .map(|s| s.to_ascii_lowercase())
         .collect();
+    // Every position asked for is in one of the sets (checked before any engine starts).
+    let mut labels = Vec::new();
+    for set in &args.sets {
+        labels.extend(set.cases()?.into_iter().map(|c| c.label));
+    }
+    if let Some(missing) = only.iter().find(|o| !labels.contains(o)) {
+        bail!(
+            "invalid value {missing:?} for --only: not a position of {}",
+            args.sets.iter().map(ToString::to_string).collect::<Vec<_>>().join(", ")
+        );
+    }
     let mut sides = [Side::nash(&nash)?, Side::reference(Path::new(program), rest)?];
     let limit = args.time_limit;
     for s in &mut sides {
