@@ -158,7 +158,7 @@ enum Nodes {
     /// Nash's `nash-solve-stats` after the solve.
     Command,
     /// The last `MID calls N` line the engine wrote to its standard error during the solve
-    /// (MoHex's df-pn statistics).
+    /// (MoHex's df-pn statistics); the lines are cleared before each solve.
     Log(Arc<Mutex<Vec<String>>>),
 }
 
@@ -173,9 +173,8 @@ impl Side {
         Ok(Side { engine, name: "reference", nodes: Nodes::Log(log) })
     }
 
-    /// The nodes of the solve that has just answered, when the engine tells; `logged` is how
-    /// many lines its log held before the solve.
-    fn nodes(&mut self, logged: usize) -> Option<u64> {
+    /// The nodes of the solve that has just answered, when the engine tells.
+    fn nodes(&mut self) -> Option<u64> {
         match &self.nodes {
             Nodes::Command => {
                 let a = self.engine.ask("nash-solve-stats", Some(Duration::from_secs(10))).ok()?;
@@ -190,7 +189,6 @@ impl Side {
                         .lock()
                         .unwrap_or_else(|e| e.into_inner())
                         .iter()
-                        .skip(logged)
                         .rev()
                         .find_map(|l| l.strip_prefix("MID calls")?.trim().parse().ok());
                     if found.is_some() || Instant::now() >= deadline {
@@ -202,10 +200,11 @@ impl Side {
         }
     }
 
-    fn logged(&self) -> usize {
-        match &self.nodes {
-            Nodes::Command => 0,
-            Nodes::Log(log) => log.lock().unwrap_or_else(|e| e.into_inner()).len(),
+    /// Forgets what the engine has logged so far, so that [`Side::nodes`] reads the next
+    /// solve's lines alone.
+    fn clear_log(&self) {
+        if let Nodes::Log(log) = &self.nodes {
+            log.lock().unwrap_or_else(|e| e.into_inner()).clear();
         }
     }
 
@@ -227,7 +226,7 @@ impl Side {
         }
         self.must("dfpn-clear-tt")?;
         let to_move = case.pos.to_move();
-        let logged = self.logged();
+        self.clear_log();
         let started = Instant::now();
         let answer = self
             .engine
@@ -242,7 +241,7 @@ impl Side {
             },
             Err(e) => bail!("{} refused dfpn-solve-state on {}: {e}", self.name, case.label),
         };
-        let nodes = self.nodes(logged);
+        let nodes = self.nodes();
         Ok(Solve { winner: winner.into(), seconds, nodes })
     }
 }
@@ -270,12 +269,14 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         .flat_map(|s| s.split_whitespace())
         .map(|s| s.to_ascii_lowercase())
         .collect();
+    let sets = args
+        .sets
+        .iter()
+        .map(|&set| Ok((set, set.cases()?)))
+        .collect::<anyhow::Result<Vec<(Set, Vec<Case>)>>>()?;
     // Every position asked for is in one of the sets (checked before any engine starts).
-    let mut labels = Vec::new();
-    for set in &args.sets {
-        labels.extend(set.cases()?.into_iter().map(|c| c.label));
-    }
-    if let Some(missing) = only.iter().find(|o| !labels.contains(o)) {
+    let known = |o: &String| sets.iter().any(|(_, cases)| cases.iter().any(|c| &c.label == o));
+    if let Some(missing) = only.iter().find(|o| !known(o)) {
         bail!(
             "invalid value {missing:?} for --only: not a position of {}",
             args.sets.iter().map(ToString::to_string).collect::<Vec<_>>().join(", ")
@@ -305,12 +306,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         args.out.display()
     );
     let mut index = 0usize;
-    for set in &args.sets {
-        let cases: Vec<Case> = set
-            .cases()?
-            .into_iter()
-            .filter(|c| only.is_empty() || only.contains(&c.label))
-            .collect();
+    for (set, cases) in sets {
+        let cases: Vec<Case> =
+            cases.into_iter().filter(|c| only.is_empty() || only.contains(&c.label)).collect();
         if cases.is_empty() {
             continue;
         }
