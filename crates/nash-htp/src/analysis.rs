@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use nash_board::{BitSet, CellList, Color, Position};
 use nash_patterns::{Analysis, Ice};
-use nash_search::{solve, Outcome, SolverConfig, SolverTable, StopReason};
+use nash_search::{solve, Outcome, SolverConfig, SolverTable, Stats, StopReason};
 use nash_vc::{HSearchConfig, VcBuilder};
 
 use crate::engine::with_to_move;
@@ -26,7 +26,7 @@ pub(crate) enum Inferior {
 }
 
 /// The winner of the position with `to_move` (default: the side to move) to play, or why the
-/// solver stopped, and the nodes searched; in `table` when one is kept between solves.
+/// solver stopped, and the search's counters; in `table` when one is kept between solves.
 /// With a database, a stored answer is used and a new one stored.
 pub(crate) fn solve_state<B: BitSet>(
     pos: &Position<B>,
@@ -34,13 +34,14 @@ pub(crate) fn solve_state<B: BitSet>(
     cfg: &SolverConfig,
     table: Option<&mut SolverTable<B>>,
     db: Option<&mut nash_db::Db>,
-) -> Result<(Result<Color, StopReason>, u64), HtpError> {
+) -> Result<(Result<Color, StopReason>, Stats), HtpError> {
     let p = with_to_move(pos, to_move.unwrap_or(pos.to_move()));
     if let Some(w) = p.winner() {
-        return Ok((Ok(w), 0));
+        return Ok((Ok(w), Stats::default()));
     }
     if let Some(r) = db.as_deref().and_then(|db| nash_db::lookup(db, &p)) {
-        return Ok((Ok(r.outcome.winner(p.to_move()).expect("a stored outcome is decided")), 0));
+        let w = r.outcome.winner(p.to_move()).expect("a stored outcome is decided");
+        return Ok((Ok(w), Stats::default()));
     }
     let r = match table {
         Some(t) => t.solve(&p, cfg),
@@ -53,7 +54,7 @@ pub(crate) fn solve_state<B: BitSet>(
         Outcome::Unknown { reason } => Err(reason),
         o => Ok(o.winner(p.to_move()).expect("decided outcome has a winner")),
     };
-    Ok((winner, r.stats.nodes))
+    Ok((winner, r.stats))
 }
 
 /// `dfpn-solver-find-winning`: every winning move of `color`, each legal move decided.

@@ -10,7 +10,7 @@ use nash_play::{MoveBudget, Player, SpecError};
 use nash_board::{
     with_position, AnyPosition, BitSet, Bitboard, CellList, Color, Move, Position, WideBitboard,
 };
-use nash_search::{Parallel, Progress, SolverConfig, SolverKind, SolverTable, StopReason};
+use nash_search::{Parallel, Progress, SolverConfig, SolverKind, SolverTable, Stats, StopReason};
 
 use crate::clock::{Clock, TimeSettings};
 use crate::genmove::{decide, MoveSettings};
@@ -193,7 +193,7 @@ pub struct Engine {
     /// The solved-position database of the df-pn commands (`nash htp --db`).
     db: Option<nash_db::Db>,
     /// The last `dfpn-solve-state` or `dfs-solve-state`: its nodes and seconds.
-    last_solve: Option<(u64, f64)>,
+    last_solve: Option<(Stats, f64)>,
 }
 
 impl Default for Engine {
@@ -391,7 +391,12 @@ impl Engine {
             "nash-solve-stats" => {
                 no_args(cmd)?;
                 match self.last_solve {
-                    Some((nodes, seconds)) => Ok(format!("nodes {nodes} seconds {seconds:.3}")),
+                    Some((s, seconds)) => Ok(format!(
+                        "nodes {} expanded {} analyses {} seconds {seconds:.3}",
+                        s.nodes,
+                        s.expanded,
+                        s.knowledge_calls - s.knowledge_cached
+                    )),
                     None => Err(HtpError::NoSolve),
                 }
             }
@@ -853,7 +858,7 @@ impl Engine {
         let deadline = CommandDeadline::arm(&mut cfg);
         let started = std::time::Instant::now();
         // Df-pn keeps its table between commands; the depth-first search starts afresh.
-        let (winner, nodes) = match (&self.pos, kind) {
+        let (winner, stats) = match (&self.pos, kind) {
             (AnyPosition::Small(p), SolverKind::Dfpn) => {
                 self.dfpn_wide.clear();
                 let db = self.db.as_mut();
@@ -868,7 +873,7 @@ impl Engine {
                 with_position!(pos, p => analysis::solve_state(p, to_move, &cfg, None, None))?
             }
         };
-        self.last_solve = Some((nodes, started.elapsed().as_secs_f64()));
+        self.last_solve = Some((stats, started.elapsed().as_secs_f64()));
         let winner = match winner {
             // Stopped by the controller: Benzene's answer for a solve that did not finish.
             Err(_) if self.interrupted() => return Ok("empty".to_owned()),

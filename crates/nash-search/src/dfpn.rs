@@ -272,6 +272,7 @@ impl<'t, B: BitSet> Dfpn<'t, B> {
             Some((false, carrier, _)) => Res { pn: INF, dn: 0, carrier, best: NO_MOVE },
             None => {
                 self.key ^= node.fill_key(self.pos.geometry());
+                self.stats.expanded += 1;
                 let mut r = self.expand(depth, me, node.moves, node.support, thpn, thdn);
                 self.key ^= node.fill_key(self.pos.geometry());
                 if r.pn == 0 {

@@ -5,8 +5,8 @@
 //! table), then a timed `dfpn-solve-state COLOUR`. Which engine goes first alternates from one
 //! position to the next, so neither always runs on a machine warmed (or loaded) by the other.
 //! Every answer is checked against the known value: a wrong winner stops the run. Each solve's
-//! nodes are recorded where the engine tells: Nash's `nash-solve-stats`, MoHex's `MID calls`
-//! on its standard error.
+//! counts are recorded where the engine tells: Nash's `nash-solve-stats`, MoHex's statistics
+//! on its standard error (`Work`, `MID calls`, `VC builds`).
 //! Results are appended to a JSON-lines file as each position ends; a rerun with the same
 //! settings skips what is already there, so a long run (the 8x8 openings) survives interruption.
 
@@ -28,7 +28,7 @@ use crate::regress::{openings, Case};
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// The reference engine's command line (split at spaces), e.g. MoHex with
-    /// `--use-logfile=0 --quiet` (without `--quiet`, its nodes are read from its log).
+    /// `--use-logfile=0 --quiet` (without `--quiet`, its counts are read from its log).
     #[arg(long, value_name = "COMMAND")]
     engine: String,
     /// The `nash` binary (default: `cargo build --release -p nash-cli`).
@@ -99,10 +99,48 @@ struct Solve {
     /// `black`, `white`, or `unknown` (stopped by the time limit).
     winner: String,
     seconds: f64,
-    /// The nodes searched, where the engine tells: Nash's `nash-solve-stats`, MoHex's `MID
-    /// calls` on its standard error (not written with `--quiet`).
+    /// The counts of the search, where the engine tells (Nash's `nash-solve-stats`, MoHex's
+    /// statistics on its standard error, which `--quiet` leaves out).
+    #[serde(default, skip_serializing_if = "Counts::is_empty")]
+    counts: Counts,
+}
+
+/// What a solve visited, in units both engines give: every node entered (MoHex's `Work`:
+/// its `MID calls` and its `Terminal` nodes), the nodes whose children were searched (its
+/// `MID calls`) and the analyses run (its `VC builds`). The last two are comparable only
+/// roughly: each engine decides in its own way what it analyses at once.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+struct Counts {
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    nodes: Option<u64>,
+    visits: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    expanded: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    analyses: Option<u64>,
+}
+
+impl Counts {
+    fn is_empty(&self) -> bool {
+        *self == Counts::default()
+    }
+
+    /// Nash's `nodes N expanded E analyses A seconds S`.
+    fn from_stats(answer: &str) -> Counts {
+        let words: Vec<&str> = answer.split_whitespace().collect();
+        let get = |name: &str| {
+            let i = words.iter().position(|w| *w == name)?;
+            words.get(i + 1)?.parse().ok()
+        };
+        Counts { visits: get("nodes"), expanded: get("expanded"), analyses: get("analyses") }
+    }
+
+    /// The last `Work`, `MID calls` and `VC builds` lines of a MoHex log.
+    fn from_log(lines: &[String]) -> Counts {
+        let last = |label: &str| {
+            lines.iter().rev().find_map(|l| l.strip_prefix(label)?.trim().parse().ok())
+        };
+        Counts { visits: last("Work"), expanded: last("MID calls"), analyses: last("VC builds") }
+    }
 }
 
 /// One line of the results file.
@@ -149,49 +187,47 @@ fn load(path: &Path) -> anyhow::Result<HashMap<Key, Record>> {
 struct Side {
     engine: Engine,
     name: &'static str,
-    /// Where the solve's nodes come from.
-    nodes: Nodes,
+    /// Where the solve's counts come from.
+    source: Source,
 }
 
-/// Where a side's node counts come from.
-enum Nodes {
+/// Where a side's counts come from.
+enum Source {
     /// Nash's `nash-solve-stats` after the solve.
     Command,
-    /// The last `MID calls N` line the engine wrote to its standard error during the solve
-    /// (MoHex's df-pn statistics); the lines are cleared before each solve.
+    /// The statistics the engine wrote to its standard error during the solve (MoHex's df-pn
+    /// statistics); the lines are cleared before each solve.
     Log(Arc<Mutex<Vec<String>>>),
 }
 
 impl Side {
     fn nash(program: &Path) -> anyhow::Result<Side> {
         let engine = Engine::start(program, &["htp".into()], Path::new("."), false)?;
-        Ok(Side { engine, name: "nash", nodes: Nodes::Command })
+        Ok(Side { engine, name: "nash", source: Source::Command })
     }
 
     fn reference(program: &Path, args: &[String]) -> anyhow::Result<Side> {
         let (engine, log) = Engine::start_logged(program, args, Path::new("."))?;
-        Ok(Side { engine, name: "reference", nodes: Nodes::Log(log) })
+        Ok(Side { engine, name: "reference", source: Source::Log(log) })
     }
 
-    /// The nodes of the solve that has just answered, when the engine tells.
-    fn nodes(&mut self) -> Option<u64> {
-        match &self.nodes {
-            Nodes::Command => {
-                let a = self.engine.ask("nash-solve-stats", Some(Duration::from_secs(10))).ok()?;
-                a.ok()?.split_whitespace().skip_while(|w| *w != "nodes").nth(1)?.parse().ok()
+    /// The counts of the solve that has just answered, where the engine tells.
+    fn counts(&mut self) -> Counts {
+        match &self.source {
+            Source::Command => {
+                match self.engine.ask("nash-solve-stats", Some(Duration::from_secs(10))) {
+                    Ok(Ok(a)) => Counts::from_stats(&a),
+                    _ => Counts::default(),
+                }
             }
-            Nodes::Log(log) => {
+            Source::Log(log) => {
                 // The statistics are written before the answer, but on another pipe: give
                 // the reader a moment to catch up.
                 let deadline = Instant::now() + Duration::from_secs(2);
                 loop {
-                    let found = log
-                        .lock()
-                        .unwrap_or_else(|e| e.into_inner())
-                        .iter()
-                        .rev()
-                        .find_map(|l| l.strip_prefix("MID calls")?.trim().parse().ok());
-                    if found.is_some() || Instant::now() >= deadline {
+                    let found = Counts::from_log(&log.lock().unwrap_or_else(|e| e.into_inner()));
+                    // `VC builds` follows `MID calls` and `Work` comes last of the three.
+                    if found.visits.is_some() || Instant::now() >= deadline {
                         return found;
                     }
                     std::thread::sleep(Duration::from_millis(20));
@@ -200,10 +236,10 @@ impl Side {
         }
     }
 
-    /// Forgets what the engine has logged so far, so that [`Side::nodes`] reads the next
+    /// Forgets what the engine has logged so far, so that [`Side::counts`] reads the next
     /// solve's lines alone.
     fn clear_log(&self) {
-        if let Nodes::Log(log) = &self.nodes {
+        if let Source::Log(log) = &self.source {
             log.lock().unwrap_or_else(|e| e.into_inner()).clear();
         }
     }
@@ -241,8 +277,8 @@ impl Side {
             },
             Err(e) => bail!("{} refused dfpn-solve-state on {}: {e}", self.name, case.label),
         };
-        let nodes = self.nodes();
-        Ok(Solve { winner: winner.into(), seconds, nodes })
+        let counts = self.counts();
+        Ok(Solve { winner: winner.into(), seconds, counts })
     }
 }
 
@@ -314,8 +350,16 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         }
         println!("{set}: {} positions", cases.len());
         println!(
-            "  {:<8} {:<6} {:>16} {:>16} {:>8} {:>12} {:>12}",
-            "position", "value", "nash", "reference", "ratio", "nash nodes", "ref nodes"
+            "  {:<8} {:<6} {:>16} {:>16} {:>8} {:>10} {:>10} {:>10} {:>10}",
+            "position",
+            "value",
+            "nash",
+            "reference",
+            "ratio",
+            "nash work",
+            "ref work",
+            "nash exp",
+            "ref exp"
         );
         let (mut total_n, mut total_r, mut ratios) = (0.0, 0.0, Vec::new());
         let (mut open_n, mut open_r) = (0, 0);
@@ -326,8 +370,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                 threads: args.threads,
                 time_limit: limit.as_secs_f64(),
                 engine: args.engine.clone(),
-                nash: Solve { winner: String::new(), seconds: 0.0, nodes: None },
-                reference: Solve { winner: String::new(), seconds: 0.0, nodes: None },
+                nash: Solve { winner: String::new(), seconds: 0.0, counts: Counts::default() },
+                reference: Solve { winner: String::new(), seconds: 0.0, counts: Counts::default() },
             };
             let record = match done.get(&record.key()) {
                 Some(r) => r.clone(),
@@ -361,16 +405,19 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                 format!("{:.2}s{mark}", s.seconds)
             };
             let ratio = record.nash.seconds / record.reference.seconds.max(1e-3);
-            let nodes = |s: &Solve| s.nodes.map_or("-".to_string(), |n| n.to_string());
+            let count = |n: Option<u64>| n.map_or("-".to_string(), |n| n.to_string());
+            let (n, r) = (record.nash.counts, record.reference.counts);
             println!(
-                "  {:<8} {:<6} {:>16} {:>16} {:>8.2} {:>12} {:>12}",
+                "  {:<8} {:<6} {:>16} {:>16} {:>8.2} {:>10} {:>10} {:>10} {:>10}",
                 case.label,
                 known,
                 show(&record.nash),
                 show(&record.reference),
                 ratio,
-                nodes(&record.nash),
-                nodes(&record.reference)
+                count(n.visits),
+                count(r.visits),
+                count(n.expanded),
+                count(r.expanded)
             );
             total_n += record.nash.seconds;
             total_r += record.reference.seconds;

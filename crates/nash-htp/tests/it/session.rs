@@ -328,10 +328,14 @@ fn a_virtually_won_position_leaves_no_mustplay() {
 #[test]
 fn nash_solve_stats_gives_the_last_solve_s_nodes() {
     let got = answers(&transcript(
-        "boardsize 4\nnash-solve-stats\nplay b a1\ndfpn-solve-state white\nnash-solve-stats\n",
+        "boardsize 6\nnash-solve-stats\nplay b a1\ndfpn-solve-state white\nnash-solve-stats\n",
     ));
     assert!(got[1].starts_with("? no solve yet"), "{}", got[1]);
     let words: Vec<&str> = got[4].trim_start_matches("= ").split_whitespace().collect();
-    assert_eq!((words[0], words[2]), ("nodes", "seconds"), "{}", got[4]);
-    assert!(words[1].parse::<u64>().is_ok_and(|n| n > 0), "{}", got[4]);
+    let names: Vec<&str> = words.iter().step_by(2).copied().collect();
+    assert_eq!(names, ["nodes", "expanded", "analyses", "seconds"], "{}", got[4]);
+    let count = |i: usize| words[i].parse::<u64>().unwrap_or_else(|_| panic!("{}", got[4]));
+    let (nodes, expanded, analyses) = (count(1), count(3), count(5));
+    assert!(nodes > 0 && expanded > 0 && analyses > 0, "{}", got[4]);
+    assert!(expanded < nodes, "a decided node is visited but not expanded: {}", got[4]);
 }
