@@ -34,6 +34,11 @@ pub struct HSearchConfig {
     pub or_limit: OrLimit,
     /// Use a player's own edges as AND-rule midpoints (s.5.4.1).
     pub border_midpoint: bool,
+    /// Without `border_midpoint`: an own edge is still a midpoint between two full connections
+    /// to it whose carriers have at most this many cells each (a cell next to the edge has the
+    /// empty carrier, one two rows out a bridge of two), so two cells near one edge are joined
+    /// by way of it. `None` for no such midpoint.
+    pub border_local: Option<u8>,
     /// Stop as soon as an edge-to-edge connection decides the position (s.5.4.4): a semi or full
     /// one for the player to move, a full one for the opponent.
     pub early_stop: bool,
@@ -65,6 +70,7 @@ impl Default for HSearchConfig {
         HSearchConfig {
             or_limit: OrLimit::Unlimited,
             border_midpoint: false,
+            border_local: None,
             early_stop: true,
             optimization: false,
             area_limit: false,
@@ -83,6 +89,7 @@ impl HSearchConfig {
         HSearchConfig {
             or_limit: OrLimit::AtMost(3),
             border_midpoint: false,
+            border_local: None,
             early_stop: false,
             optimization: false,
             area_limit: false,
@@ -143,6 +150,11 @@ impl HSearchConfig {
             ("or3", None) => self.or_limit = OrLimit::AtMost(3),
             ("border", None) => self.border_midpoint = true,
             ("no-border", None) => self.border_midpoint = false,
+            ("border-local", Some("none")) => self.border_local = None,
+            ("border-local", Some(k)) => match k.parse::<u8>() {
+                Ok(k) => self.border_local = Some(k),
+                _ => return Err(bad()),
+            },
             ("early-stop", None) => self.early_stop = true,
             ("no-early-stop", None) => self.early_stop = false,
             ("optimization", None) => self.optimization = true,
@@ -164,7 +176,7 @@ impl HSearchConfig {
 #[derive(Clone, PartialEq, Eq, Debug, thiserror::Error)]
 #[error(
     "unknown H-search variant {0:?}: expected default, base, fast, exact, or=K, or=unlimited, or2, or3, \
-     [no-]border, [no-]early-stop, [no-]optimization, [no-]area, [no-]semi-and, max-fulls=N, \
+     [no-]border, border-local=K, [no-]early-stop, [no-]optimization, [no-]area, [no-]semi-and, max-fulls=N, \
      max-semis=N, or-budget=N"
 )]
 pub struct VariantError(pub String);
@@ -202,7 +214,8 @@ impl fmt::Display for HSearchConfig {
         let num = |n: Option<usize>| n.map_or("none".to_string(), |n| n.to_string());
         write!(
             f,
-            ",max-fulls={},max-semis={},or-budget={}",
+            ",border-local={},max-fulls={},max-semis={},or-budget={}",
+            num(self.border_local.map(usize::from)),
             num(self.max_fulls),
             num(self.max_semis),
             num(self.or_budget.map(|n| n as usize))

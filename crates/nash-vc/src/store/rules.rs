@@ -85,13 +85,23 @@ impl<B: BitSet> Store<B> {
     /// The AND rule with a new full connection `(a, b, carrier)` as one operand.
     fn full_rules(&mut self, a: usize, b: usize, carrier: B) {
         for (m, o) in [(a, b), (b, a)] {
-            let Some(empty_mid) = self.midpoint(m) else { continue };
+            let Some(empty_mid) = self.midpoint(m) else {
+                // An own edge between two small connections to it (`border_local`).
+                let local = self.config.border_local.map_or(0, |k| k as usize + 1);
+                if m >= B::EDGE_BASE
+                    && carrier.len() < local
+                    && !self.and_with_fulls(m, o, carrier, AndGives::Full, local)
+                {
+                    return;
+                }
+                continue;
+            };
             let gives = if empty_mid {
                 AndGives::Semi { key: m, extra: B::from_bit(m) }
             } else {
                 AndGives::Full
             };
-            if !self.and_with_fulls(m, o, carrier, gives) {
+            if !self.and_with_fulls(m, o, carrier, gives, usize::MAX) {
                 return;
             }
             if !empty_mid && self.config.semi_and {
@@ -124,8 +134,8 @@ impl<B: BitSet> Store<B> {
     }
 
     /// The AND rule between a connection `(o, m)` with `carrier` and every full connection
-    /// `(m, z)` whose carrier is disjoint from it and avoids `o`; `gives` says what each
-    /// combination is. Returns `false` when the early stop fired.
+    /// `(m, z)` whose carrier is disjoint from it, avoids `o` and has fewer than `below` cells;
+    /// `gives` says what each combination is. Returns `false` when the early stop fired.
     ///
     /// Adding to the pair `(o, z)` never changes the list of `(m, z)` (`o != m`), so that list's
     /// block is read in place while the rules add.
@@ -134,7 +144,14 @@ impl<B: BitSet> Store<B> {
     /// connection whose carrier is a subset of `carrier` nothing can be added there: such `z`
     /// are skipped, at once for adjacent ends (an empty carrier), and otherwise at the first
     /// combination that would be tried. `and_tries` counts only the combinations examined.
-    fn and_with_fulls(&mut self, m: usize, o: usize, carrier: B, gives: AndGives<B>) -> bool {
+    fn and_with_fulls(
+        &mut self,
+        m: usize,
+        o: usize,
+        carrier: B,
+        gives: AndGives<B>,
+        below: usize,
+    ) -> bool {
         let (im, io) = (self.id(m), self.id(o));
         let zs = self.full_nbrs[im].without_bit(o) - carrier - self.adjacent[io];
         for z in zs.bits() {
@@ -145,7 +162,7 @@ impl<B: BitSet> Store<B> {
             for i in span.range() {
                 let other = self.full_arena[i];
                 self.stats.and_tries += 1;
-                if other.intersects(carrier) || other.has_bit(o) {
+                if other.intersects(carrier) || other.has_bit(o) || other.len() >= below {
                     continue;
                 }
                 if !checked {
@@ -200,7 +217,13 @@ impl<B: BitSet> Store<B> {
         }
         for (m, o) in [(a, b), (b, a)] {
             if self.midpoint(m) == Some(false)
-                && !self.and_with_fulls(m, o, carrier, AndGives::Semi { key, extra: B::EMPTY })
+                && !self.and_with_fulls(
+                    m,
+                    o,
+                    carrier,
+                    AndGives::Semi { key, extra: B::EMPTY },
+                    usize::MAX,
+                )
             {
                 return;
             }

@@ -139,3 +139,24 @@ fn edge_templates_are_derived() {
         }
     }
 }
+
+/// Two cells near White's east edge, f3 and g4, are joined through the edge only with
+/// `border-local`: f3 reaches the edge by the bridge g2–g3 and g4 touches it (7×7, after
+/// Black a1, White c5, Black b5; MoHex's H-search has the connection).
+#[test]
+fn border_local_joins_two_cells_through_their_edge() {
+    let pos = position(7, "a1 c5 b5");
+    let full = |config: HSearchConfig| -> Vec<Bitboard> {
+        let mut vc = VcBuilder::new(config);
+        vc.build(&pos);
+        vc.connections(Color::White, cell("f3"), cell("g4"))
+            .filter(|c| c.kind == nash_vc::ConnectionKind::Full)
+            .map(|c| c.carrier)
+            .collect()
+    };
+    let through = nash_board::bitboard![g2 g3];
+    let plain = HSearchConfig::default();
+    assert!(!full(plain).contains(&through), "{:?}", full(plain));
+    let local = HSearchConfig { border_local: Some(2), ..plain };
+    assert!(full(local).contains(&through), "{:?}", full(local));
+}

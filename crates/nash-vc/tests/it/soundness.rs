@@ -162,6 +162,7 @@ fn variants_are_sound() {
         "base,area",
         "base,early-stop,border",
         "max-fulls=2,max-semis=2",
+        "border-local=2",
     ]
     .iter()
     .enumerate()
