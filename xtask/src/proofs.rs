@@ -97,6 +97,10 @@ pub struct Args {
     /// `--only -`, the empty board's opening), which must win.
     #[arg(long, value_name = "CELL")]
     first: Option<nash_board::Cell>,
+    /// `measure`: keep each certificate, once checked, beside the results file
+    /// (`measure-NxN-POSITION.cert`, for `nash check`) instead of only counting it.
+    #[arg(long)]
+    keep: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -192,7 +196,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let mut failures = 0;
     for case in &cases {
         let label = format!("{}x{} {}", case.pos.cols(), case.pos.rows(), case.label);
-        match one(case, &cfg, SpoolTo::Memory) {
+        match one(case, &cfg, SpoolTo::Memory, None) {
             Ok(r) => {
                 println!(
                     "{:<10} {:<6} {:>9} {:>11} {:>11} {:>9.3} {:>9.3}",
@@ -340,92 +344,94 @@ fn measure(args: &Args) -> anyhow::Result<()> {
         }
         print!("[{}/{}] ", i + 1, cases.len());
         std::io::stdout().flush()?;
-        let rec =
-            match within_cpu(args.cpu_limit, &cfg, |cfg| one(case, cfg, SpoolTo::Files(&files))) {
-                Ok(r) => {
-                    let secs = |t: Option<Duration>| {
-                        t.map_or("?".into(), |t| format!("{:.3}", t.as_secs_f64()))
-                    };
+        let rec = match within_cpu(args.cpu_limit, &cfg, |cfg| {
+            let keep = args.keep.then(|| files.nodes.with_extension("cert"));
+            one(case, cfg, SpoolTo::Files(&files), keep.as_deref())
+        }) {
+            Ok(r) => {
+                let secs = |t: Option<Duration>| {
+                    t.map_or("?".into(), |t| format!("{:.3}", t.as_secs_f64()))
+                };
+                println!(
+                    "{:<10} {:<6} {:>9} {:>11} {:>11} {:>9.3} {:>9} {:>9.3} {:>9}",
+                    label,
+                    case.winner.to_string(),
+                    r.nodes,
+                    r.bytes,
+                    r.json_bytes,
+                    r.build.as_secs_f64(),
+                    secs(r.build_cpu),
+                    r.check.as_secs_f64(),
+                    secs(r.check_cpu)
+                );
+                if r.filled > 0 {
                     println!(
-                        "{:<10} {:<6} {:>9} {:>11} {:>11} {:>9.3} {:>9} {:>9.3} {:>9}",
-                        label,
-                        case.winner.to_string(),
-                        r.nodes,
-                        r.bytes,
-                        r.json_bytes,
-                        r.build.as_secs_f64(),
-                        secs(r.build_cpu),
-                        r.check.as_secs_f64(),
-                        secs(r.check_cpu)
-                    );
-                    if r.filled > 0 {
-                        println!(
-                            "           {} re-solves, {} with fill-in after {:.1} s of CPU \
+                        "           {} re-solves, {} with fill-in after {:.1} s of CPU \
                              without it",
-                            r.solves,
-                            r.filled,
-                            r.given_up.as_secs_f64()
-                        );
-                    }
-                    if r.kept > 0 || r.journaled > 0 {
-                        println!(
-                            "           resumed: {} nodes, {} re-solves and {:.1} s of CPU from \
+                        r.solves,
+                        r.filled,
+                        r.given_up.as_secs_f64()
+                    );
+                }
+                if r.kept > 0 || r.journaled > 0 {
+                    println!(
+                        "           resumed: {} nodes, {} re-solves and {:.1} s of CPU from \
                              earlier runs",
-                            r.kept,
-                            r.journaled,
-                            r.cpu_before.as_secs_f64()
-                        );
-                    }
-                    Record {
-                        size: n,
-                        position: case.label.clone(),
-                        nodes: Some(r.nodes),
-                        bytes: Some(r.bytes),
-                        json_bytes: Some(r.json_bytes),
-                        build_s: Some(r.build.as_secs_f64()),
-                        build_cpu_s: r.build_cpu.map(|t| t.as_secs_f64()),
-                        check_s: Some(r.check.as_secs_f64()),
-                        check_cpu_s: r.check_cpu.map(|t| t.as_secs_f64()),
-                        error: None,
-                        time_limit: limit,
-                        cpu_limit,
-                        peak_rss_mib: peak_rss_mib(),
-                        solves: Some(r.solves),
-                        filled: Some(r.filled),
-                        given_up_s: Some(r.given_up.as_secs_f64()),
-                        earlier_cpu_s: (r.kept > 0 || r.journaled > 0)
-                            .then_some(r.cpu_before.as_secs_f64()),
-                    }
+                        r.kept,
+                        r.journaled,
+                        r.cpu_before.as_secs_f64()
+                    );
                 }
-                Err(e) => {
-                    println!("{label:<10} not written: {e}");
-                    // Running out of budget is a measurement; anything else is a fault.
-                    let out_of_budget = matches!(e.downcast_ref(), Some(CertifyError::Unknown(_)))
-                        || e.downcast_ref::<OutOfCpu>().is_some();
-                    if !out_of_budget {
-                        failures += 1;
-                    }
-                    Record {
-                        size: n,
-                        position: case.label.clone(),
-                        nodes: None,
-                        bytes: None,
-                        json_bytes: None,
-                        build_s: None,
-                        build_cpu_s: None,
-                        check_s: None,
-                        check_cpu_s: None,
-                        error: Some(e.to_string()),
-                        time_limit: limit,
-                        cpu_limit,
-                        peak_rss_mib: peak_rss_mib(),
-                        solves: None,
-                        filled: None,
-                        given_up_s: None,
-                        earlier_cpu_s: None,
-                    }
+                Record {
+                    size: n,
+                    position: case.label.clone(),
+                    nodes: Some(r.nodes),
+                    bytes: Some(r.bytes),
+                    json_bytes: Some(r.json_bytes),
+                    build_s: Some(r.build.as_secs_f64()),
+                    build_cpu_s: r.build_cpu.map(|t| t.as_secs_f64()),
+                    check_s: Some(r.check.as_secs_f64()),
+                    check_cpu_s: r.check_cpu.map(|t| t.as_secs_f64()),
+                    error: None,
+                    time_limit: limit,
+                    cpu_limit,
+                    peak_rss_mib: peak_rss_mib(),
+                    solves: Some(r.solves),
+                    filled: Some(r.filled),
+                    given_up_s: Some(r.given_up.as_secs_f64()),
+                    earlier_cpu_s: (r.kept > 0 || r.journaled > 0)
+                        .then_some(r.cpu_before.as_secs_f64()),
                 }
-            };
+            }
+            Err(e) => {
+                println!("{label:<10} not written: {e}");
+                // Running out of budget is a measurement; anything else is a fault.
+                let out_of_budget = matches!(e.downcast_ref(), Some(CertifyError::Unknown(_)))
+                    || e.downcast_ref::<OutOfCpu>().is_some();
+                if !out_of_budget {
+                    failures += 1;
+                }
+                Record {
+                    size: n,
+                    position: case.label.clone(),
+                    nodes: None,
+                    bytes: None,
+                    json_bytes: None,
+                    build_s: None,
+                    build_cpu_s: None,
+                    check_s: None,
+                    check_cpu_s: None,
+                    error: Some(e.to_string()),
+                    time_limit: limit,
+                    cpu_limit,
+                    peak_rss_mib: peak_rss_mib(),
+                    solves: None,
+                    filled: None,
+                    given_up_s: None,
+                    earlier_cpu_s: None,
+                }
+            }
+        };
         crate::append_json_line(&out, &rec)?;
         done.insert(case.label.clone(), rec);
     }
@@ -565,8 +571,14 @@ impl Write for Counter {
 /// they are made (to `spool`'s files, resuming what they hold, and removed once the build
 /// ends well), the binary form is read back with its nodes decoded as the checker reaches
 /// them, and the JSON form is counted, not kept: nothing holds the certificate's nodes in
-/// memory. The build's CPU time counts the earlier runs' of a resumed build.
-fn one(case: &Case, cfg: &CertifyConfig, spool: SpoolTo<'_>) -> anyhow::Result<Row> {
+/// memory. The build's CPU time counts the earlier runs' of a resumed build. With `keep`, the
+/// checked certificate is written there (whole or not at all).
+fn one(
+    case: &Case,
+    cfg: &CertifyConfig,
+    spool: SpoolTo<'_>,
+    keep: Option<&std::path::Path>,
+) -> anyhow::Result<Row> {
     let start = Instant::now();
     let cpu = thread_cpu_now();
     let (made, mut bytes) = match spool {
@@ -599,6 +611,12 @@ fn one(case: &Case, cfg: &CertifyConfig, spool: SpoolTo<'_>) -> anyhow::Result<R
     let check_cpu = thread_cpu_now().zip(cpu).map(|(b, a)| b.saturating_sub(a));
     if checked.winner != case.winner {
         bail!("proves {} wins, the ground truth says {}", checked.winner, case.winner);
+    }
+    if let Some(path) = keep {
+        let part = path.with_extension("cert.part");
+        std::fs::write(&part, &bytes)
+            .and_then(|()| std::fs::rename(&part, path))
+            .with_context(|| format!("cannot write {}", path.display()))?;
     }
     let mut json = Counter(0);
     read.write_json(&mut json)?;
