@@ -344,9 +344,10 @@ fn measure(args: &Args) -> anyhow::Result<()> {
         }
         print!("[{}/{}] ", i + 1, cases.len());
         std::io::stdout().flush()?;
+        let kept = args.keep.then(|| files.nodes.with_extension("cert"));
+        let to = kept.as_deref();
         let rec = match within_cpu(args.cpu_limit, &cfg, |cfg| {
-            let keep = args.keep.then(|| files.nodes.with_extension("cert"));
-            one(case, cfg, SpoolTo::Files(&files), keep.as_deref())
+            one(case, cfg, SpoolTo::Files(&files), to)
         }) {
             Ok(r) => {
                 let secs = |t: Option<Duration>| {
