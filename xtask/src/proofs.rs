@@ -132,6 +132,29 @@ struct Row {
     cpu_before: Duration,
 }
 
+impl Row {
+    /// The row's line of the table: position, winner, nodes, bytes, JSON bytes and build
+    /// seconds, then the check's seconds, with the CPU seconds of both when `cpu` is set.
+    fn line(&self, label: &str, winner: Color, cpu: bool) -> String {
+        let head = format!(
+            "{:<10} {:<6} {:>9} {:>11} {:>11} {:>9.3}",
+            label,
+            winner.to_string(),
+            self.nodes,
+            self.bytes,
+            self.json_bytes,
+            self.build.as_secs_f64()
+        );
+        let check = self.check.as_secs_f64();
+        if !cpu {
+            return format!("{head} {check:>9.3}");
+        }
+        let secs =
+            |t: Option<Duration>| t.map_or("?".into(), |t| format!("{:.3}", t.as_secs_f64()));
+        format!("{head} {:>9} {check:>9.3} {:>9}", secs(self.build_cpu), secs(self.check_cpu))
+    }
+}
+
 /// Where a certificate's nodes are spooled while it is built: a resumable build's files, or
 /// memory.
 #[derive(Clone, Copy)]
@@ -198,16 +221,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         let label = format!("{}x{} {}", case.pos.cols(), case.pos.rows(), case.label);
         match one(case, &cfg, SpoolTo::Memory, None) {
             Ok(r) => {
-                println!(
-                    "{:<10} {:<6} {:>9} {:>11} {:>11} {:>9.3} {:>9.3}",
-                    label,
-                    case.winner.to_string(),
-                    r.nodes,
-                    r.bytes,
-                    r.json_bytes,
-                    r.build.as_secs_f64(),
-                    r.check.as_secs_f64()
-                );
+                println!("{}", r.line(&label, case.winner, false));
                 rows.push(r);
             }
             Err(e) => {
@@ -350,21 +364,7 @@ fn measure(args: &Args) -> anyhow::Result<()> {
             one(case, cfg, SpoolTo::Files(&files), to)
         }) {
             Ok(r) => {
-                let secs = |t: Option<Duration>| {
-                    t.map_or("?".into(), |t| format!("{:.3}", t.as_secs_f64()))
-                };
-                println!(
-                    "{:<10} {:<6} {:>9} {:>11} {:>11} {:>9.3} {:>9} {:>9.3} {:>9}",
-                    label,
-                    case.winner.to_string(),
-                    r.nodes,
-                    r.bytes,
-                    r.json_bytes,
-                    r.build.as_secs_f64(),
-                    secs(r.build_cpu),
-                    r.check.as_secs_f64(),
-                    secs(r.check_cpu)
-                );
+                println!("{}", r.line(&label, case.winner, true));
                 if r.filled > 0 {
                     println!(
                         "           {} re-solves, {} with fill-in after {:.1} s of CPU \
