@@ -192,7 +192,7 @@ pub struct Engine {
     pub(crate) progress: Option<Arc<Progress>>,
     /// The solved-position database of the df-pn commands (`nash htp --db`).
     db: Option<nash_db::Db>,
-    /// The last `dfpn-solve-state` or `dfs-solve-state`: its nodes and seconds.
+    /// The last `dfpn-solve-state` or `dfs-solve-state`: its counters and seconds.
     last_solve: Option<(Stats, f64)>,
 }
 

@@ -23,7 +23,8 @@ enum AndGives<B> {
 impl<B: BitSet> Store<B> {
     /// The kind of AND-rule midpoint `m` can be: `Some(true)` for an empty cell (the result is a
     /// semi keyed at `m`), `Some(false)` for a group or, with the border switch, an own edge
-    /// (the result is full), `None` if `m` may not be a midpoint.
+    /// (the result is full), `None` if `m` may not be a midpoint (an edge may still be one
+    /// between small connections with `border_local`, which [`Store::full_rules`] handles).
     #[inline]
     fn midpoint(&self, m: usize) -> Option<bool> {
         if m >= B::EDGE_BASE {
