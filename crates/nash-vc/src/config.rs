@@ -39,6 +39,12 @@ pub struct HSearchConfig {
     /// empty carrier, one two rows out a bridge of two), so two cells near one edge are joined
     /// by way of it. `None` for no such midpoint.
     pub border_local: Option<u8>,
+    /// The captured-set rule: two carriers between ends may overlap inside an end's captured
+    /// set (an empty cell on the second row of its own edge: its two empty neighbours on the
+    /// first row), the result taking the set into its carrier. An intrusion there is answered
+    /// in the other cell, after which the cell's group, the edge and that reply touch every
+    /// neighbour of the intruded cell (docs/vc.md).
+    pub captured_sets: bool,
     /// Stop as soon as an edge-to-edge connection decides the position (s.5.4.4): a semi or full
     /// one for the player to move, a full one for the opponent.
     pub early_stop: bool,
@@ -71,6 +77,7 @@ impl Default for HSearchConfig {
             or_limit: OrLimit::Unlimited,
             border_midpoint: false,
             border_local: None,
+            captured_sets: false,
             early_stop: true,
             optimization: false,
             area_limit: false,
@@ -90,6 +97,7 @@ impl HSearchConfig {
             or_limit: OrLimit::AtMost(3),
             border_midpoint: false,
             border_local: None,
+            captured_sets: false,
             early_stop: false,
             optimization: false,
             area_limit: false,
@@ -155,6 +163,8 @@ impl HSearchConfig {
                 Ok(k) => self.border_local = Some(k),
                 _ => return Err(bad()),
             },
+            ("captured", None) => self.captured_sets = true,
+            ("no-captured", None) => self.captured_sets = false,
             ("early-stop", None) => self.early_stop = true,
             ("no-early-stop", None) => self.early_stop = false,
             ("optimization", None) => self.optimization = true,
@@ -176,7 +186,7 @@ impl HSearchConfig {
 #[derive(Clone, PartialEq, Eq, Debug, thiserror::Error)]
 #[error(
     "unknown H-search variant {0:?}: expected default, base, fast, exact, or=K, or=unlimited, or2, or3, \
-     [no-]border, border-local=K, [no-]early-stop, [no-]optimization, [no-]area, [no-]semi-and, max-fulls=N, \
+     [no-]border, border-local=K, [no-]captured, [no-]early-stop, [no-]optimization, [no-]area, [no-]semi-and, max-fulls=N, \
      max-semis=N, or-budget=N"
 )]
 pub struct VariantError(pub String);
@@ -204,8 +214,9 @@ impl fmt::Display for HSearchConfig {
         let flag = |b: bool, name: &str| if b { name.to_string() } else { format!("no-{name}") };
         write!(
             f,
-            ",{},{},{},{},{}",
+            ",{},{},{},{},{},{}",
             flag(self.border_midpoint, "border"),
+            flag(self.captured_sets, "captured"),
             flag(self.early_stop, "early-stop"),
             flag(self.optimization, "optimization"),
             flag(self.area_limit, "area"),

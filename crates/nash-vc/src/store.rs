@@ -154,6 +154,7 @@ pub(crate) struct Store<B: BitSet> {
     queue: Vec<Work<B>>,
     or_buf: Vec<B>,
     or_out: Vec<B>,
+    or_relaxed: Vec<B>,
     or_suffix: Vec<B>,
     pending: Vec<Work<B>>,
     /// The player's stones.
@@ -166,6 +167,9 @@ pub(crate) struct Store<B: BitSet> {
     rep_of: B::Table,
     /// The player's two edges as bits.
     edge_bits: [usize; 2],
+    /// Per dense id of a cell on the second row of one of the player's edges, its two
+    /// neighbours on the first row (its captured set while it and they are empty).
+    edge_pair: Vec<B>,
     /// Whether the player is to move (for the early stop).
     pub to_move: bool,
     /// The early stop fired: the set is not closed under the rules.
@@ -233,6 +237,7 @@ impl<B: BitSet> Store<B> {
             queue: Vec::new(),
             or_buf: Vec::new(),
             or_out: Vec::new(),
+            or_relaxed: Vec::new(),
             or_suffix: Vec::new(),
             pending: Vec::new(),
             own: B::EMPTY,
@@ -240,6 +245,7 @@ impl<B: BitSet> Store<B> {
             reps: B::EMPTY,
             rep_of: B::ZERO_TABLE,
             edge_bits: [0; 2],
+            edge_pair: Vec::new(),
             to_move: false,
             stopped: false,
             stats: HSearchStats::default(),
@@ -279,6 +285,37 @@ impl<B: BitSet> Store<B> {
         }
         let [e1, e2] = self.color.edges();
         self.edge_bits = [B::bit_of(Cell::edge(e1)), B::bit_of(Cell::edge(e2))];
+        self.edge_pair.clear();
+        self.edge_pair.resize(n, B::EMPTY);
+        if config.captured_sets {
+            for e in self.edge_bits {
+                let first = geom.neighbours_of_bit(e) & geom.cells();
+                for x in (geom.cells() - first).bits() {
+                    let pair = geom.neighbours_of_bit(x) & first;
+                    if pair.len() == 2 {
+                        let ix = self.id(x);
+                        self.edge_pair[ix] = pair;
+                    }
+                }
+            }
+        }
+    }
+
+    /// The captured set of end `x` (docs/vc.md): its two first-row neighbours when `x` is an
+    /// empty cell on the second row of an own edge and both are empty and take part; nothing
+    /// when the rule is off or a recorder is on (a certificate's checker knows only AND and
+    /// OR over disjoint carriers).
+    #[inline]
+    pub(crate) fn captured(&self, x: usize) -> B {
+        if !self.config.captured_sets || self.recorder.is_some() || !self.empty.has_bit(x) {
+            return B::EMPTY;
+        }
+        let pair = self.edge_pair[self.id(x)];
+        if pair.is_subset(self.empty) {
+            pair
+        } else {
+            B::EMPTY
+        }
     }
 
     /// Sizes the pair tables for a board with `n` ends whose bit indices are `bit_of` (the id
@@ -681,6 +718,7 @@ impl<B: BitSet> Store<B> {
         self.reps = src.reps;
         self.rep_of = src.rep_of;
         self.edge_bits = src.edge_bits;
+        self.edge_pair.clone_from(&src.edge_pair);
         self.to_move = src.to_move;
         self.stopped = src.stopped;
         self.stats = HSearchStats::default();

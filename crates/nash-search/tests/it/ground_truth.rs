@@ -110,6 +110,24 @@ fn dfpn_with_all_knowledge_agrees_on_5x5_openings() {
     check(&config(SolverKind::Dfpn, Knowledge::default()), &openings, false);
 }
 
+/// The captured-set rule of H-search (off by default) changes no value and no winning set.
+#[test]
+fn dfpn_with_captured_sets_agrees_on_5x5_and_6x6_openings() {
+    let knowledge = Knowledge {
+        hsearch: nash_vc::HSearchConfig { captured_sets: true, ..Knowledge::solver_hsearch() },
+        ..Knowledge::default()
+    };
+    let cfg = config(SolverKind::Dfpn, knowledge);
+    let openings = |n: usize| -> Vec<Solved> {
+        crate::support::solved()
+            .into_iter()
+            .filter(|s| s.size == n && (s.moves == "-" || !s.moves.contains(' ')))
+            .collect()
+    };
+    check(&cfg, &openings(5), true);
+    check(&cfg, &openings(6), false);
+}
+
 #[test]
 fn dfpn_agrees_on_every_6x6_position() {
     let positions: Vec<Solved> =

@@ -155,17 +155,28 @@ impl<B: BitSet> Store<B> {
     ) -> bool {
         let (im, io) = (self.id(m), self.id(o));
         let zs = self.full_nbrs[im].without_bit(o) - carrier - self.adjacent[io];
+        let cap_o = self.captured(o);
         for z in zs.bits() {
             let iz = self.id(z);
             let span = self.lists[self.pair_of_ids(im, iz)].fulls;
             let q = self.pair_of_ids(io, iz);
+            let cap = cap_o | self.captured(z);
             let mut checked = false;
             for i in span.range() {
                 let other = self.full_arena[i];
                 self.stats.and_tries += 1;
-                if other.intersects(carrier) || other.has_bit(o) || other.len() >= below {
+                if other.has_bit(o) || other.len() >= below {
                     continue;
                 }
+                // Carriers may overlap only inside the ends' captured sets, which then join.
+                let overlap = other & carrier;
+                let extra = if overlap.is_empty() {
+                    B::EMPTY
+                } else if overlap.is_subset(cap) {
+                    cap
+                } else {
+                    continue;
+                };
                 if !checked {
                     checked = true;
                     if self.dominated(q, carrier, gives) {
@@ -179,9 +190,9 @@ impl<B: BitSet> Store<B> {
                     self.origin(Origin::And(l, r));
                 }
                 match gives {
-                    AndGives::Full => self.add_full_at(q, o, z, io, iz, carrier | other),
-                    AndGives::Semi { key, extra } => {
-                        self.add_semi_at(q, o, z, io, iz, carrier | other | extra, key)
+                    AndGives::Full => self.add_full_at(q, o, z, io, iz, carrier | other | extra),
+                    AndGives::Semi { key, extra: mid } => {
+                        self.add_semi_at(q, o, z, io, iz, carrier | other | mid | extra, key)
                     }
                 };
                 if self.stopped {
@@ -248,22 +259,47 @@ impl<B: BitSet> Store<B> {
                 all &= s;
             }
         }
-        if self.or_buf.is_empty() || !all.is_empty() {
+        // With the ends' captured sets, the semis need only meet inside them (a single semi
+        // too), and a set that does gives a full over its union and the captured sets.
+        let cap = self.captured(a) | self.captured(b);
+        self.or_out.clear();
+        if !cap.is_empty() && carrier.is_subset(cap) {
+            push_minimal(&mut self.or_out, carrier | cap);
+        }
+        let plain = all.is_empty();
+        let relaxed = !cap.is_empty() && all.is_subset(cap);
+        if !self.or_buf.is_empty() && (plain || relaxed) {
+            let depth = self.config.or_limit.max_semis() - 1;
+            let mut budget = self.config.or_budget.map_or(u64::MAX, u64::from);
+            let start = budget;
+            // Suffix intersections: a set drawn from `or_buf[j..]` cannot bring an
+            // intersection that meets `or_suffix[j]` to empty, so the search skips it.
+            self.or_suffix.clear();
+            self.or_suffix.resize(self.or_buf.len() + 1, B::AREA);
+            for j in (0..self.or_buf.len()).rev() {
+                self.or_suffix[j] = self.or_suffix[j + 1] & self.or_buf[j];
+            }
+            let (list, suffix) = (&self.or_buf[..], &self.or_suffix[..]);
+            if plain {
+                budget =
+                    or_search(list, suffix, 0, carrier, carrier, depth, budget, &mut self.or_out);
+            }
+            if relaxed && !(carrier - cap).is_empty() {
+                // The intersection is kept without the captured cells, so the search empties
+                // it as before; its unions then take the captured sets.
+                self.or_relaxed.clear();
+                let inter = carrier - cap;
+                budget =
+                    or_search(list, suffix, 0, inter, carrier, depth, budget, &mut self.or_relaxed);
+                for i in 0..self.or_relaxed.len() {
+                    push_minimal(&mut self.or_out, self.or_relaxed[i] | cap);
+                }
+            }
+            self.stats.or_steps += start - budget;
+        }
+        if self.or_out.is_empty() {
             return;
         }
-        self.or_out.clear();
-        let depth = self.config.or_limit.max_semis() - 1;
-        let budget = self.config.or_budget.map_or(u64::MAX, u64::from);
-        // Suffix intersections: a set drawn from `or_buf[j..]` cannot bring an intersection
-        // that meets `or_suffix[j]` to empty, so the search skips it.
-        self.or_suffix.clear();
-        self.or_suffix.resize(self.or_buf.len() + 1, B::AREA);
-        for j in (0..self.or_buf.len()).rev() {
-            self.or_suffix[j] = self.or_suffix[j + 1] & self.or_buf[j];
-        }
-        let (list, suffix) = (&self.or_buf[..], &self.or_suffix[..]);
-        let left = or_search(list, suffix, 0, carrier, carrier, depth, budget, &mut self.or_out);
-        self.stats.or_steps += budget - left;
         if let Some(r) = self.recorder.as_deref_mut() {
             r.or_members.clear();
             r.or_members.extend_from_slice(&self.or_buf);

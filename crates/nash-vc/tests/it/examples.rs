@@ -160,3 +160,28 @@ fn border_local_joins_two_cells_through_their_edge() {
     let local = HSearchConfig { border_local: Some(2), ..plain };
     assert!(full(local).contains(&through), "{:?}", full(local));
 }
+
+/// The captured-set rule finds the same f3–g4 connection: f3, on the second row of White's
+/// east edge, has g2 and g3 as its captured set, so the single semi keyed g3 between f3 and g4
+/// is a full over both (an intrusion at g3 is answered at g2, and f3, g2 and the edge then
+/// touch every neighbour of g3). Nothing of the kind without the switch, nor with a recorder.
+#[test]
+fn captured_sets_join_a_second_row_cell_to_the_first_row() {
+    let pos = position(7, "a1 c5 b5");
+    let through = nash_board::bitboard![g2 g3];
+    let fulls = |vc: &VcBuilder<Bitboard>| -> Vec<Bitboard> {
+        vc.connections(Color::White, cell("f3"), cell("g4"))
+            .filter(|c| c.kind == nash_vc::ConnectionKind::Full)
+            .map(|c| c.carrier)
+            .collect()
+    };
+    let plain = HSearchConfig::default();
+    let captured = HSearchConfig { captured_sets: true, ..plain };
+    for (config, expected) in [(plain, false), (captured, true)] {
+        let mut vc = VcBuilder::new(config);
+        vc.build(&pos);
+        assert_eq!(fulls(&vc).contains(&through), expected, "{config}: {:?}", fulls(&vc));
+    }
+    assert_eq!("captured".parse::<HSearchConfig>().unwrap(), captured);
+    assert!(captured.to_string().contains(",captured,"), "{captured}");
+}
