@@ -167,9 +167,9 @@ pub(crate) struct Store<B: BitSet> {
     rep_of: B::Table,
     /// The player's two edges as bits.
     edge_bits: [usize; 2],
-    /// Per dense id of a cell on the second row of one of the player's edges, its two
-    /// neighbours on the first row (its captured set while it and they are empty).
-    edge_pair: Vec<B>,
+    /// Per own edge (as in `edge_bits`), the cells next to it: a cell two of whose neighbours
+    /// lie there is on the second row, and those two are its captured set.
+    first_rows: [B; 2],
     /// Whether the player is to move (for the early stop).
     pub to_move: bool,
     /// The early stop fired: the set is not closed under the rules.
@@ -245,7 +245,7 @@ impl<B: BitSet> Store<B> {
             reps: B::EMPTY,
             rep_of: B::ZERO_TABLE,
             edge_bits: [0; 2],
-            edge_pair: Vec::new(),
+            first_rows: [B::EMPTY; 2],
             to_move: false,
             stopped: false,
             stats: HSearchStats::default(),
@@ -285,20 +285,7 @@ impl<B: BitSet> Store<B> {
         }
         let [e1, e2] = self.color.edges();
         self.edge_bits = [B::bit_of(Cell::edge(e1)), B::bit_of(Cell::edge(e2))];
-        self.edge_pair.clear();
-        self.edge_pair.resize(n, B::EMPTY);
-        if config.captured_sets {
-            for e in self.edge_bits {
-                let first = geom.neighbours_of_bit(e) & geom.cells();
-                for x in (geom.cells() - first).bits() {
-                    let pair = geom.neighbours_of_bit(x) & first;
-                    if pair.len() == 2 {
-                        let ix = self.id(x);
-                        self.edge_pair[ix] = pair;
-                    }
-                }
-            }
-        }
+        self.first_rows = self.edge_bits.map(|e| geom.neighbours_of_bit(e) & geom.cells());
     }
 
     /// The captured set of end `x` (docs/vc.md): its two first-row neighbours when `x` is an
@@ -310,12 +297,18 @@ impl<B: BitSet> Store<B> {
         if !self.config.captured_sets || self.recorder.is_some() || !self.empty.has_bit(x) {
             return B::EMPTY;
         }
-        let pair = self.edge_pair[self.id(x)];
-        if pair.is_subset(self.empty) {
-            pair
-        } else {
-            B::EMPTY
+        // The later edge first: on a board three rows across, a cell can be on the second row
+        // of both.
+        for &first in self.first_rows.iter().rev() {
+            if first.has_bit(x) {
+                continue;
+            }
+            let pair = B::from_bit(x).dilate() & first;
+            if pair.len() == 2 {
+                return if pair.is_subset(self.empty) { pair } else { B::EMPTY };
+            }
         }
+        B::EMPTY
     }
 
     /// Sizes the pair tables for a board with `n` ends whose bit indices are `bit_of` (the id
@@ -718,7 +711,7 @@ impl<B: BitSet> Store<B> {
         self.reps = src.reps;
         self.rep_of = src.rep_of;
         self.edge_bits = src.edge_bits;
-        self.edge_pair.clone_from(&src.edge_pair);
+        self.first_rows = src.first_rows;
         self.to_move = src.to_move;
         self.stopped = src.stopped;
         self.stats = HSearchStats::default();

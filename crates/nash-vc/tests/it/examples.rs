@@ -143,17 +143,19 @@ fn edge_templates_are_derived() {
 /// Two cells near White's east edge, f3 and g4, are joined through the edge only with
 /// `border-local`: f3 reaches the edge by the bridge g2–g3 and g4 touches it (7×7, after
 /// Black a1, White c5, Black b5; MoHex's H-search has the connection).
+/// White's full connections between f3 and g4 after 7×7 `a1 c5 b5`, built with `config`.
+fn f3_g4_fulls(config: HSearchConfig) -> Vec<Bitboard> {
+    let mut vc = VcBuilder::new(config);
+    vc.build(&position(7, "a1 c5 b5"));
+    vc.connections(Color::White, cell("f3"), cell("g4"))
+        .filter(|c| c.kind == nash_vc::ConnectionKind::Full)
+        .map(|c| c.carrier)
+        .collect()
+}
+
 #[test]
 fn border_local_joins_two_cells_through_their_edge() {
-    let pos = position(7, "a1 c5 b5");
-    let full = |config: HSearchConfig| -> Vec<Bitboard> {
-        let mut vc = VcBuilder::new(config);
-        vc.build(&pos);
-        vc.connections(Color::White, cell("f3"), cell("g4"))
-            .filter(|c| c.kind == nash_vc::ConnectionKind::Full)
-            .map(|c| c.carrier)
-            .collect()
-    };
+    let full = f3_g4_fulls;
     let through = nash_board::bitboard![g2 g3];
     let plain = HSearchConfig::default();
     assert!(!full(plain).contains(&through), "{:?}", full(plain));
@@ -164,23 +166,15 @@ fn border_local_joins_two_cells_through_their_edge() {
 /// The captured-set rule finds the same f3–g4 connection: f3, on the second row of White's
 /// east edge, has g2 and g3 as its captured set, so the single semi keyed g3 between f3 and g4
 /// is a full over both (an intrusion at g3 is answered at g2, and f3, g2 and the edge then
-/// touch every neighbour of g3). Nothing of the kind without the switch, nor with a recorder.
+/// touch every neighbour of g3). Nothing of the kind without the switch.
 #[test]
 fn captured_sets_join_a_second_row_cell_to_the_first_row() {
-    let pos = position(7, "a1 c5 b5");
     let through = nash_board::bitboard![g2 g3];
-    let fulls = |vc: &VcBuilder<Bitboard>| -> Vec<Bitboard> {
-        vc.connections(Color::White, cell("f3"), cell("g4"))
-            .filter(|c| c.kind == nash_vc::ConnectionKind::Full)
-            .map(|c| c.carrier)
-            .collect()
-    };
     let plain = HSearchConfig::default();
     let captured = HSearchConfig { captured_sets: true, ..plain };
     for (config, expected) in [(plain, false), (captured, true)] {
-        let mut vc = VcBuilder::new(config);
-        vc.build(&pos);
-        assert_eq!(fulls(&vc).contains(&through), expected, "{config}: {:?}", fulls(&vc));
+        let fulls = f3_g4_fulls(config);
+        assert_eq!(fulls.contains(&through), expected, "{config}: {fulls:?}");
     }
     assert_eq!("captured".parse::<HSearchConfig>().unwrap(), captured);
     assert!(captured.to_string().contains(",captured,"), "{captured}");

@@ -163,6 +163,7 @@ fn variants_are_sound() {
         "base,early-stop,border",
         "max-fulls=2,max-semis=2",
         "border-local=2",
+        "captured",
     ]
     .iter()
     .enumerate()
