@@ -11,6 +11,11 @@ pub enum OrLimit {
     AtMost(u8),
     /// Any number, as in Anshelevich's original OR(n) rule (2000 s.5).
     Unlimited,
+    /// Not every minimal set: for each cell that every known full connection of the pair
+    /// holds, one set of semis that avoid it, chosen greedily (each semi taken shrinks the
+    /// running intersection). The fulls it gives exist to empty the intersection of the pair's
+    /// fulls, which is what the mustplay and the AND rule's choices need.
+    Greedy,
 }
 
 impl OrLimit {
@@ -18,7 +23,7 @@ impl OrLimit {
     pub fn max_semis(self) -> usize {
         match self {
             OrLimit::AtMost(k) => k.max(2) as usize,
-            OrLimit::Unlimited => usize::MAX,
+            OrLimit::Unlimited | OrLimit::Greedy => usize::MAX,
         }
     }
 }
@@ -45,6 +50,10 @@ pub struct HSearchConfig {
     /// in the other cell, after which the cell's group, the edge and that reply touch every
     /// neighbour of the intruded cell (docs/vc.md).
     pub captured_sets: bool,
+    /// Keep a new full connection only if it drops a known one (whose carrier contains it) or
+    /// shrinks the intersection of the pair's full carriers. The pair keeps few fulls, each
+    /// avoiding a cell the others all hold.
+    pub lean_fulls: bool,
     /// Stop as soon as an edge-to-edge connection decides the position (s.5.4.4): a semi or full
     /// one for the player to move, a full one for the opponent.
     pub early_stop: bool,
@@ -78,6 +87,7 @@ impl Default for HSearchConfig {
             border_midpoint: false,
             border_local: None,
             captured_sets: false,
+            lean_fulls: false,
             early_stop: true,
             optimization: false,
             area_limit: false,
@@ -98,6 +108,7 @@ impl HSearchConfig {
             border_midpoint: false,
             border_local: None,
             captured_sets: false,
+            lean_fulls: false,
             early_stop: false,
             optimization: false,
             area_limit: false,
@@ -150,6 +161,7 @@ impl HSearchConfig {
             ("fast", None) => *self = HSearchConfig::fast(),
             ("exact", None) => *self = self.exact(),
             ("or", Some("unlimited")) => self.or_limit = OrLimit::Unlimited,
+            ("or", Some("greedy")) => self.or_limit = OrLimit::Greedy,
             ("or", Some(k)) => match k.parse::<u8>() {
                 Ok(k) if k >= 2 => self.or_limit = OrLimit::AtMost(k),
                 _ => return Err(bad()),
@@ -165,6 +177,8 @@ impl HSearchConfig {
             },
             ("captured", None) => self.captured_sets = true,
             ("no-captured", None) => self.captured_sets = false,
+            ("lean-fulls", None) => self.lean_fulls = true,
+            ("no-lean-fulls", None) => self.lean_fulls = false,
             ("early-stop", None) => self.early_stop = true,
             ("no-early-stop", None) => self.early_stop = false,
             ("optimization", None) => self.optimization = true,
@@ -210,13 +224,15 @@ impl fmt::Display for HSearchConfig {
         match self.or_limit {
             OrLimit::AtMost(k) => write!(f, "or={k}")?,
             OrLimit::Unlimited => write!(f, "or=unlimited")?,
+            OrLimit::Greedy => write!(f, "or=greedy")?,
         }
         let flag = |b: bool, name: &str| if b { name.to_string() } else { format!("no-{name}") };
         write!(
             f,
-            ",{},{},{},{},{},{}",
+            ",{},{},{},{},{},{},{}",
             flag(self.border_midpoint, "border"),
             flag(self.captured_sets, "captured"),
+            flag(self.lean_fulls, "lean-fulls"),
             flag(self.early_stop, "early-stop"),
             flag(self.optimization, "optimization"),
             flag(self.area_limit, "area"),

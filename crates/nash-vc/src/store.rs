@@ -910,6 +910,15 @@ impl<B: BitSet> Store<B> {
         let Some(w) = drop_supersets(&mut self.full_arena[span.range()], carrier, |_, _| {}) else {
             return false;
         };
+        if self.config.lean_fulls && w == span.len as usize && w > 0 {
+            let mut inter = B::AREA;
+            for &f in &self.full_arena[span.off as usize..span.off as usize + w] {
+                inter &= f;
+            }
+            if inter.is_subset(carrier) {
+                return false;
+            }
+        }
         self.lists[p].fulls.len = w as u32;
         if let Some(cap) = self.config.max_fulls {
             if w >= cap {

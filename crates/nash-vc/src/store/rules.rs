@@ -8,6 +8,7 @@
 use nash_board::BitSet;
 
 use super::{BitExt, Store, NO_KEY};
+use crate::config::OrLimit;
 use crate::record::{Key, Origin};
 
 /// What an AND combination through a midpoint gives.
@@ -268,7 +269,13 @@ impl<B: BitSet> Store<B> {
         }
         let plain = all.is_empty();
         let relaxed = !cap.is_empty() && all.is_subset(cap);
-        if !self.or_buf.is_empty() && (plain || relaxed) {
+        if self.config.or_limit == OrLimit::Greedy {
+            if plain || relaxed {
+                self.or_buf.push(carrier);
+                self.or_greedy(p, cap);
+                self.or_buf.retain(|&c| c != carrier);
+            }
+        } else if !self.or_buf.is_empty() && (plain || relaxed) {
             let depth = self.config.or_limit.max_semis() - 1;
             let mut budget = self.config.or_budget.map_or(u64::MAX, u64::from);
             let start = budget;
@@ -313,6 +320,50 @@ impl<B: BitSet> Store<B> {
                 return;
             }
         }
+    }
+}
+
+impl<B: BitSet> Store<B> {
+    /// The greedy OR rule ([`OrLimit::Greedy`]) over the semis in `or_buf`, for pair `p`:
+    /// for each cell that all of the pair's full carriers hold (every cell if there is no
+    /// full), the semis that avoid it are taken one by one while each shrinks the running
+    /// intersection; if that empties it (or leaves only cells of the ends' captured sets `cap`),
+    /// the union is a new full carrier, pushed to `or_out`, and only cells in it stay candidates.
+    fn or_greedy(&mut self, p: usize, cap: B) {
+        let mut cands = B::AREA;
+        for &f in &self.full_arena[self.lists[p].fulls.range()] {
+            cands &= f;
+        }
+        cands -= cap;
+        let mut steps = 0u64;
+        while let Some(c) = cands.lowest_bit() {
+            cands = cands.without_bit(c);
+            let mut inter = B::AREA;
+            for &s in &self.or_buf {
+                if !s.has_bit(c) {
+                    inter &= s;
+                }
+            }
+            steps += self.or_buf.len() as u64;
+            let goal = if inter.is_empty() { B::EMPTY } else { cap };
+            if !inter.is_subset(goal) {
+                continue;
+            }
+            let (mut i, mut u) = (B::AREA, goal);
+            for &s in &self.or_buf {
+                if s.has_bit(c) || i.is_subset(s) {
+                    continue;
+                }
+                i &= s;
+                u |= s;
+                if i.is_subset(goal) {
+                    break;
+                }
+            }
+            push_minimal(&mut self.or_out, u);
+            cands &= u;
+        }
+        self.stats.or_steps += steps;
     }
 }
 

@@ -164,6 +164,9 @@ fn variants_are_sound() {
         "max-fulls=2,max-semis=2",
         "border-local=2",
         "captured",
+        "or=greedy",
+        "or=greedy,lean-fulls,captured",
+        "lean-fulls",
     ]
     .iter()
     .enumerate()
