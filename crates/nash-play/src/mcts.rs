@@ -168,6 +168,7 @@ impl Config {
             } else {
                 MoveOrdering::Centre
             },
+            hsearch: crate::player_hsearch(),
             ..Knowledge::default()
         })
     }

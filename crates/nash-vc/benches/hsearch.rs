@@ -53,7 +53,8 @@ const VARIANTS: [(&str, &str); 11] = [
     ("default", "default"),
     ("fast", "fast"),
     // What nash-search's solvers use (`Knowledge::solver_hsearch`).
-    ("solver", "or=5,no-semi-and,max-fulls=8,max-semis=16,or-budget=256"),
+    ("solver", "or=greedy,no-semi-and,max-fulls=32,max-semis=64"),
+    ("solver-or5", "or=5,no-semi-and,max-fulls=32,max-semis=64,or-budget=256"),
 ];
 
 fn bench_table(c: &mut Criterion) {
@@ -141,7 +142,8 @@ fn bench_random(c: &mut Criterion) {
             ("base-capped", "base,max-fulls=32,max-semis=64"),
             ("default", "default"),
             ("fast", "fast"),
-            ("solver", "or=5,no-semi-and,max-fulls=8,max-semis=16,or-budget=256"),
+            ("solver", "or=greedy,no-semi-and,max-fulls=32,max-semis=64"),
+            ("solver-or5", "or=5,no-semi-and,max-fulls=32,max-semis=64,or-budget=256"),
         ] {
             let config: HSearchConfig = words.parse().unwrap();
             let mut vc = VcBuilder::<Bitboard>::new(config);
