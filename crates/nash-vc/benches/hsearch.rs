@@ -41,7 +41,7 @@ fn random_position(rng: &mut SmallRng, n: usize, stones: usize) -> SmallPosition
     }
 }
 
-const VARIANTS: [(&str, &str); 11] = [
+const VARIANTS: [(&str, &str); 12] = [
     ("base", "base"),
     ("or2", "base,or2"),
     ("border", "base,border"),
