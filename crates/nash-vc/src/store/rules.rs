@@ -273,7 +273,7 @@ impl<B: BitSet> Store<B> {
             if plain || relaxed {
                 self.or_buf.push(carrier);
                 self.or_greedy(p, cap);
-                self.or_buf.retain(|&c| c != carrier);
+                self.or_buf.pop();
             }
         } else if !self.or_buf.is_empty() && (plain || relaxed) {
             let depth = self.config.or_limit.max_semis() - 1;
@@ -321,9 +321,7 @@ impl<B: BitSet> Store<B> {
             }
         }
     }
-}
 
-impl<B: BitSet> Store<B> {
     /// The greedy OR rule ([`OrLimit::Greedy`]) over the semis in `or_buf`, for pair `p`:
     /// for each cell that all of the pair's full carriers hold (every cell if there is no
     /// full), the semis that avoid it are taken one by one while each shrinks the running
