@@ -24,6 +24,7 @@ use std::time::{Duration, Instant};
 
 use nash_board::{BitSet, Cell, Color, Position};
 use nash_proof::{At, Certificate, End, Node, Spool};
+use nash_vc::OrLimit;
 
 use crate::config::{Budget, SolverConfig, SolverKind};
 use crate::dfpn::Resolver;
@@ -291,6 +292,13 @@ pub(crate) fn certificate_in<B: BitSet>(
     let _span = tracing::debug_span!("certificate").entered();
     let mut step = SolverConfig { kind: SolverKind::Dfpn, threads: 1, ..cfg.solver.clone() };
     step.knowledge.decompositions &= cfg.decompositions;
+    // The greedy OR rule's fulls depend on the order in which connections arrive, so a resumed
+    // build (its caches cold) would find others and write another certificate, as valid but
+    // not the same; the re-solves use the exhaustive OR-5 rule, with which it writes the same.
+    if step.knowledge.hsearch.or_limit == OrLimit::Greedy {
+        step.knowledge.hsearch.or_limit = OrLimit::AtMost(5);
+        step.knowledge.hsearch.or_budget.get_or_insert(256);
+    }
     let fallback = (!cfg.fill_in && step.knowledge.fill_in)
         .then_some(cfg.fill_in_beyond)
         .flatten()
