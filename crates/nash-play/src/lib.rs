@@ -31,15 +31,3 @@ pub use mcts::{playouts, Mcts, PlayoutStats};
 pub use player::{Choice, MoveBudget, Player};
 pub use registry::{build, players, PlayerInfo};
 pub use spec::{Spec, SpecError};
-
-/// The H-search behind the players' tree knowledge (VC verdicts, mustplay, move order): the
-/// solvers' settings with the exhaustive OR-5 rule and its budget of 256 steps, the rule the
-/// players were measured with (docs/players.md). The solvers have since taken the greedy OR
-/// rule, which has not been measured in play.
-pub(crate) fn player_hsearch() -> nash_vc::HSearchConfig {
-    nash_vc::HSearchConfig {
-        or_limit: nash_vc::OrLimit::AtMost(5),
-        or_budget: Some(256),
-        ..nash_search::Knowledge::solver_hsearch()
-    }
-}

@@ -168,7 +168,7 @@ impl Config {
             } else {
                 MoveOrdering::Centre
             },
-            hsearch: crate::player_hsearch(),
+            hsearch: Knowledge::or5_hsearch(),
             ..Knowledge::default()
         })
     }

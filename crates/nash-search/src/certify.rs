@@ -26,7 +26,7 @@ use nash_board::{BitSet, Cell, Color, Position};
 use nash_proof::{At, Certificate, End, Node, Spool};
 use nash_vc::OrLimit;
 
-use crate::config::{Budget, SolverConfig, SolverKind};
+use crate::config::{Budget, Knowledge, SolverConfig, SolverKind};
 use crate::dfpn::Resolver;
 use crate::entry::Setup;
 use crate::outcome::{Outcome, SolveResult, StopReason};
@@ -296,8 +296,10 @@ pub(crate) fn certificate_in<B: BitSet>(
     // build (its caches cold) would find others and write another certificate, as valid but
     // not the same; the re-solves use the exhaustive OR-5 rule, with which it writes the same.
     if step.knowledge.hsearch.or_limit == OrLimit::Greedy {
-        step.knowledge.hsearch.or_limit = OrLimit::AtMost(5);
-        step.knowledge.hsearch.or_budget.get_or_insert(256);
+        let or5 = Knowledge::or5_hsearch();
+        let h = &mut step.knowledge.hsearch;
+        h.or_limit = or5.or_limit;
+        h.or_budget = h.or_budget.or(or5.or_budget);
     }
     let fallback = (!cfg.fill_in && step.knowledge.fill_in)
         .then_some(cfg.fill_in_beyond)

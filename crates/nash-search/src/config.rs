@@ -213,6 +213,15 @@ impl Knowledge {
             ..HSearchConfig::default()
         }
     }
+
+    /// [`Knowledge::solver_hsearch`] with the exhaustive OR-5 rule it had before the greedy
+    /// one (a budget of 256 steps per new semi). The players keep it, as they were measured
+    /// with it (docs/players.md) and the greedy rule has not been measured in play; the
+    /// certificates' re-solves take its OR rule, because the greedy rule's fulls depend on the
+    /// order of work and a resumed build would write another certificate (docs/proofs.md).
+    pub fn or5_hsearch() -> HSearchConfig {
+        HSearchConfig { or_limit: OrLimit::AtMost(5), ..Knowledge::solver_hsearch() }
+    }
 }
 
 /// Everything a solve needs to know besides the position.

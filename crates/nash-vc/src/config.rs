@@ -199,8 +199,8 @@ impl HSearchConfig {
 /// A variant word that [`HSearchConfig::apply`] does not know.
 #[derive(Clone, PartialEq, Eq, Debug, thiserror::Error)]
 #[error(
-    "unknown H-search variant {0:?}: expected default, base, fast, exact, or=K, or=unlimited, or2, or3, \
-     [no-]border, border-local=K, [no-]captured, [no-]early-stop, [no-]optimization, [no-]area, [no-]semi-and, max-fulls=N, \
+    "unknown H-search variant {0:?}: expected default, base, fast, exact, or=K, or=unlimited, or=greedy, or2, or3, \
+     [no-]border, border-local=K, [no-]captured, [no-]lean-fulls, [no-]early-stop, [no-]optimization, [no-]area, [no-]semi-and, max-fulls=N, \
      max-semis=N, or-budget=N"
 )]
 pub struct VariantError(pub String);

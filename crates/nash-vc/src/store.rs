@@ -912,7 +912,7 @@ impl<B: BitSet> Store<B> {
         };
         if self.config.lean_fulls && w == span.len as usize && w > 0 {
             let mut inter = B::AREA;
-            for &f in &self.full_arena[span.off as usize..span.off as usize + w] {
+            for &f in &self.full_arena[span.range()] {
                 inter &= f;
             }
             if inter.is_subset(carrier) {

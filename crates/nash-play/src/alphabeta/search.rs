@@ -140,7 +140,7 @@ impl<B: BitSet> Searcher<B> {
                 mustplay: cfg.mustplay,
                 // The circuit order is free once the connections are built for the verdicts.
                 ordering: if vc { MoveOrdering::Resistance } else { MoveOrdering::Centre },
-                hsearch: crate::player_hsearch(),
+                hsearch: Knowledge::or5_hsearch(),
                 ..Knowledge::default()
             }
         });

@@ -140,9 +140,6 @@ fn edge_templates_are_derived() {
     }
 }
 
-/// Two cells near White's east edge, f3 and g4, are joined through the edge only with
-/// `border-local`: f3 reaches the edge by the bridge g2–g3 and g4 touches it (7×7, after
-/// Black a1, White c5, Black b5; MoHex's H-search has the connection).
 /// White's full connections between f3 and g4 after 7×7 `a1 c5 b5`, built with `config`.
 fn f3_g4_fulls(config: HSearchConfig) -> Vec<Bitboard> {
     let mut vc = VcBuilder::new(config);
@@ -153,14 +150,16 @@ fn f3_g4_fulls(config: HSearchConfig) -> Vec<Bitboard> {
         .collect()
 }
 
+/// Two cells near White's east edge, f3 and g4, are joined through the edge only with
+/// `border-local`: f3 reaches the edge by the bridge g2–g3 and g4 touches it (7×7, after
+/// Black a1, White c5, Black b5; MoHex's H-search has the connection).
 #[test]
 fn border_local_joins_two_cells_through_their_edge() {
-    let full = f3_g4_fulls;
     let through = nash_board::bitboard![g2 g3];
     let plain = HSearchConfig::default();
-    assert!(!full(plain).contains(&through), "{:?}", full(plain));
+    assert!(!f3_g4_fulls(plain).contains(&through), "{:?}", f3_g4_fulls(plain));
     let local = HSearchConfig { border_local: Some(2), ..plain };
-    assert!(full(local).contains(&through), "{:?}", full(local));
+    assert!(f3_g4_fulls(local).contains(&through), "{:?}", f3_g4_fulls(local));
 }
 
 /// The captured-set rule finds the same f3–g4 connection: f3, on the second row of White's
