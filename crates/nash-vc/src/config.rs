@@ -50,6 +50,11 @@ pub struct HSearchConfig {
     /// in the other cell, after which the cell's group, the edge and that reply touch every
     /// neighbour of the intruded cell (docs/vc.md).
     pub captured_sets: bool,
+    /// Ladder connections along the player's edges (docs/vc.md): two second-row cells with the
+    /// first two rows open between them are joined by way of the edge, added as full
+    /// connections before the rules run, with at most this many cells between the two. `None`
+    /// for none.
+    pub ladders: Option<u8>,
     /// Keep a new full connection only if it drops a known one (whose carrier contains it) or
     /// shrinks the intersection of the pair's full carriers. The pair keeps few fulls, each
     /// avoiding a cell the others all hold.
@@ -87,6 +92,7 @@ impl Default for HSearchConfig {
             border_midpoint: false,
             border_local: None,
             captured_sets: false,
+            ladders: None,
             lean_fulls: false,
             early_stop: true,
             optimization: false,
@@ -108,6 +114,7 @@ impl HSearchConfig {
             border_midpoint: false,
             border_local: None,
             captured_sets: false,
+            ladders: None,
             lean_fulls: false,
             early_stop: false,
             optimization: false,
@@ -177,6 +184,12 @@ impl HSearchConfig {
             },
             ("captured", None) => self.captured_sets = true,
             ("no-captured", None) => self.captured_sets = false,
+            ("ladders", None) => self.ladders = Some(u8::MAX),
+            ("ladders", Some("none")) | ("no-ladders", None) => self.ladders = None,
+            ("ladders", Some(k)) => match k.parse::<u8>() {
+                Ok(k) if k >= 1 => self.ladders = Some(k),
+                _ => return Err(bad()),
+            },
             ("lean-fulls", None) => self.lean_fulls = true,
             ("no-lean-fulls", None) => self.lean_fulls = false,
             ("early-stop", None) => self.early_stop = true,
@@ -200,7 +213,7 @@ impl HSearchConfig {
 #[derive(Clone, PartialEq, Eq, Debug, thiserror::Error)]
 #[error(
     "unknown H-search variant {0:?}: expected default, base, fast, exact, or=K, or=unlimited, or=greedy, or2, or3, \
-     [no-]border, border-local=K, [no-]captured, [no-]lean-fulls, [no-]early-stop, [no-]optimization, [no-]area, [no-]semi-and, max-fulls=N, \
+     [no-]border, border-local=K, [no-]captured, [no-]ladders, ladders=K, [no-]lean-fulls, [no-]early-stop, [no-]optimization, [no-]area, [no-]semi-and, max-fulls=N, \
      max-semis=N, or-budget=N"
 )]
 pub struct VariantError(pub String);
@@ -241,8 +254,9 @@ impl fmt::Display for HSearchConfig {
         let num = |n: Option<usize>| n.map_or("none".to_string(), |n| n.to_string());
         write!(
             f,
-            ",border-local={},max-fulls={},max-semis={},or-budget={}",
+            ",border-local={},ladders={},max-fulls={},max-semis={},or-budget={}",
             num(self.border_local.map(usize::from)),
+            num(self.ladders.map(usize::from)),
             num(self.max_fulls),
             num(self.max_semis),
             num(self.or_budget.map(|n| n as usize))

@@ -5,6 +5,7 @@ use nash_board::{BitSet, Cell, Color, Geometry, Position};
 
 use crate::area::search_area;
 use crate::config::HSearchConfig;
+use crate::query::Connection;
 use crate::store::{HSearchStats, Store};
 
 /// Builds and updates the virtual connections of a position for both players.
@@ -213,6 +214,21 @@ impl<B: BitSet> VcBuilder<B> {
         let store = &mut self.stores[color.index()];
         store.to_move = color == self.to_move;
         store.build(geom, own, area, self.config);
+    }
+
+    /// The ladder connections of `color` in `pos`, with at most `max_gap` cells between the
+    /// ends (docs/vc.md, "Ladder connections"): the full connections that a build with
+    /// [`HSearchConfig::ladders`] adds before the rules run, without the rules' closure.
+    pub fn ladder_connections(pos: &Position<B>, color: Color, max_gap: u8) -> Vec<Connection<B>> {
+        let geom = pos.geometry();
+        let mut vc =
+            VcBuilder::new(HSearchConfig { ladders: Some(max_gap), ..HSearchConfig::default() });
+        vc.geom = Some(geom);
+        vc.stones = [pos.black(), pos.white()];
+        let own = pos.stones(color);
+        let empty = geom.cells() - pos.black() - pos.white();
+        vc.stores[color.index()].build_ladders(geom, own, empty, vc.config);
+        vc.all_connections(color)
     }
 
     /// Incremental update (Chen 2025 s.5.4.2): the side to move plays `cell`, which must be an

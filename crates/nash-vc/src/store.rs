@@ -12,6 +12,7 @@ use nash_board::{BitSet, Cell, Color, Geometry};
 use crate::config::HSearchConfig;
 use crate::record::{Origin, Recorder};
 
+mod ladders;
 mod rules;
 
 /// The key field of a work item that is a full connection.
@@ -632,7 +633,18 @@ impl<B: BitSet> Store<B> {
             }
         }
         self.origin(Origin::Unknown);
+        self.add_ladders(geom);
         self.run();
+    }
+
+    /// Only the ladder connections of the position ([`HSearchConfig::ladders`]), as a build
+    /// adds them before the rules run; the rules do not run.
+    pub fn build_ladders(&mut self, geom: &Geometry<B>, own: B, area: B, config: HSearchConfig) {
+        self.reset(geom, config);
+        self.own = own;
+        self.empty = area;
+        self.name_groups();
+        self.add_ladders(geom);
     }
 
     /// Becomes `src` without the connections that the opponent's new stones on `removed` (cells

@@ -4,6 +4,7 @@
 mod config;
 mod examples;
 mod incremental;
+mod ladders;
 mod minimal;
 mod oracle;
 mod soundness;

@@ -167,6 +167,8 @@ fn variants_are_sound() {
         "or=greedy",
         "or=greedy,lean-fulls,captured",
         "lean-fulls",
+        "ladders",
+        "or=greedy,ladders=2,no-early-stop",
     ]
     .iter()
     .enumerate()
