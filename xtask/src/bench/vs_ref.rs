@@ -48,6 +48,10 @@ pub struct Args {
     /// has not answered 30 seconds later is stopped.
     #[arg(long, default_value = "600", value_parser = crate::parse_seconds)]
     time_limit: Duration,
+    /// The df-pn table size in Benzene's entries, the same for both engines (`param_dfpn
+    /// tt_size N`; Nash reads it as N times 128 bytes); each engine's own default without it.
+    #[arg(long, value_name = "ENTRIES", value_parser = clap::value_parser!(u32).range(1..))]
+    tt_size: Option<u32>,
     /// The results file (JSON lines), appended as positions end and reused by a rerun.
     #[arg(long, default_value = "target/bench-vs-ref/results.jsonl")]
     out: PathBuf,
@@ -323,6 +327,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     for s in &mut sides {
         s.must(&format!("param_dfpn threads {}", args.threads))?;
         s.must(&format!("param_dfpn timelimit {}", limit.as_secs_f64()))?;
+        if let Some(n) = args.tt_size {
+            s.must(&format!("param_dfpn tt_size {n}"))?;
+        }
     }
     if let Some(dir) = args.out.parent() {
         std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
