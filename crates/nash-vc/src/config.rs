@@ -51,8 +51,9 @@ pub struct HSearchConfig {
     /// neighbour of the intruded cell (docs/vc.md).
     pub captured_sets: bool,
     /// Ladder connections along the player's edges (docs/vc.md): two second-row cells with the
-    /// first two rows open between them are joined by way of the edge, added as full
-    /// connections before the rules run, with at most this many cells between the two. `None`
+    /// first two rows open between them, or a third-row cell over its template and a
+    /// second-row cell, are joined by way of the edge, added as full connections before the
+    /// rules run, with at most this many second-row cells between the ladder's ends. `None`
     /// for none.
     pub ladders: Option<u8>,
     /// Keep a new full connection only if it drops a known one (whose carrier contains it) or

@@ -601,10 +601,7 @@ impl<B: BitSet> Store<B> {
 
     /// Full H-search from scratch: the trivial connections, then the rules to a fixed point.
     pub fn build(&mut self, geom: &Geometry<B>, own: B, area: B, config: HSearchConfig) {
-        self.reset(geom, config);
-        self.own = own;
-        self.empty = area;
-        self.name_groups();
+        self.start(geom, own, area, config);
         let own_edges = B::from_bit(self.edge_bits[0]) | B::from_bit(self.edge_bits[1]);
         // Trivial full connections (empty carrier) between adjacent ends.
         self.origin(Origin::Touch);
@@ -640,11 +637,17 @@ impl<B: BitSet> Store<B> {
     /// Only the ladder connections of the position ([`HSearchConfig::ladders`]), as a build
     /// adds them before the rules run; the rules do not run.
     pub fn build_ladders(&mut self, geom: &Geometry<B>, own: B, area: B, config: HSearchConfig) {
+        self.start(geom, own, area, config);
+        self.add_ladders(geom);
+    }
+
+    /// An empty set for the position with the player's stones `own` and the cells `area`
+    /// taking part, its groups named.
+    fn start(&mut self, geom: &Geometry<B>, own: B, area: B, config: HSearchConfig) {
         self.reset(geom, config);
         self.own = own;
         self.empty = area;
         self.name_groups();
-        self.add_ladders(geom);
     }
 
     /// Becomes `src` without the connections that the opponent's new stones on `removed` (cells

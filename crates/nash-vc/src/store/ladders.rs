@@ -11,15 +11,17 @@
 //! midpoint joins every two cells near it at a far greater cost. With the edge counted as the
 //! player's (as everywhere in H-search), joining `x` to the edge and `y` to the edge joins them.
 //!
-//! Two shapes, each from either end:
+//! Three shapes, each from either end:
 //! - `x`'s inner first-row cell (the one towards `y`), the cells between on the first two rows,
 //!   and `y`'s two first-row cells;
 //! - `x`'s outer first-row cell instead of its inner one: an intrusion on the first cell after
 //!   `x` is answered there, one on the outer cell by that first cell, which leaves the first
-//!   shape (or `y`'s neighbour).
+//!   shape (or `y`'s neighbour);
+//! - `x` on the third row over its template to the edge (its two second-row neighbours and the
+//!   three first-row cells below them), and the first shape from the neighbour nearer `y`,
+//!   which `y` may touch.
 //!
-//! Every shape up to the longest ladder on boards to 8×8 is checked against the exact solver
-//! in the tests.
+//! Every shape on empty boards to 8×8 is checked against the exact solver in the tests.
 
 use nash_board::{BitSet, Geometry};
 
@@ -118,10 +120,8 @@ impl<B: BitSet> Store<B> {
             if f.len() != 2 || !f.has_bit(prev_q) {
                 return;
             }
-            if gap >= min_gap
-                && (rest | f).is_subset(open)
-                && !geom.neighbours_of_bit(cur).has_bit(x)
-            {
+            // `rest` is open (checked as it grew).
+            if gap >= min_gap && f.is_subset(open) {
                 let body = rest | f | prefix;
                 if open.has_bit(q) {
                     self.add_ladder(x, cur, body | qb);
@@ -143,16 +143,9 @@ impl<B: BitSet> Store<B> {
         }
     }
 
-    /// One ladder between the second-row cells `x` and `y` over `cells` (open cells).
+    /// One ladder between the cells `x` and `y` over `cells` (open cells).
     fn add_ladder(&mut self, x: usize, y: usize, cells: B) {
-        let name = |s: &Self, c: usize| {
-            if s.own.has_bit(c) {
-                s.rep_of.as_ref()[c] as usize
-            } else {
-                c
-            }
-        };
-        let (a, b) = (name(self, x), name(self, y));
+        let (a, b) = (self.end_of(x), self.end_of(y));
         if a != b {
             self.add_full(a, b, cells & self.empty);
         }
