@@ -52,8 +52,8 @@ fn ladders_over_stones_are_full_connections() {
 
 #[test]
 fn the_shortest_ladders() {
-    // Black's c2 and e2 on 7×7: d1 in front of c2, d2 between, e1 f1 e2's bridge; or b1
-    // behind c2 instead of d1.
+    // Black's c2 and e2 on 7×7: d1 in front of c2, d2 between, e1 f1 e2's bridge; or c1
+    // behind c2 instead of d1; or the same from e2 (e1 in front, c1 d1 c2's bridge).
     let pos = SmallPosition::square(7).unwrap();
     let carriers: Vec<Vec<String>> = VcBuilder::ladder_connections(&pos, Color::Black, 1)
         .into_iter()
