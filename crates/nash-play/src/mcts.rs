@@ -92,6 +92,18 @@ pub(crate) struct Config {
     pub(crate) solver: bool,
     /// Virtual AMAF playouts from the move order of the knowledge pipeline (0: none).
     pub(crate) prior: f64,
+    /// The weight of the circuit's evaluation (Anshelevich 2000 s.2) in the value of a node
+    /// the knowledge has analysed (0: none), by implicit minimax backups (Lanctot et al.
+    /// 2014): the win rate `1 / (1 + exp(-e / vscale))` for the evaluation `e` of the node's
+    /// mover, replaced by the minimax of its children's once they have theirs, is mixed into
+    /// the playouts' win rate as `(1 - value) q + value p`.
+    pub(crate) value: f64,
+    /// The scale of the evaluation in that win rate.
+    pub(crate) vscale: f64,
+    /// Progressive widening (0: off): of the moves the knowledge ranks, only the first
+    /// `widen` may be chosen at first, and one more each time the node's playouts grow by
+    /// the factor 1.4 past 50.
+    pub(crate) widen: u32,
     /// Where the order of the priors and the bias comes from: the knowledge's circuit order,
     /// or the learned local patterns (`crate::patterns`), which also order the children of a
     /// node whose knowledge is deferred.
@@ -141,6 +153,9 @@ impl Config {
             vc: false,
             solver: true,
             prior: 0.0,
+            value: 0.0,
+            vscale: 1.0,
+            widen: 0,
             order: Order::Circuit,
             spread: Spread::Rank,
             bias: 0.0,
@@ -203,6 +218,13 @@ impl Config {
         self.prior = s.get_checked("prior", self.prior, "virtual playouts from 0 to 1e6", |p| {
             (0.0..=1e6).contains(p)
         })?;
+        self.value = s.get_checked("value", self.value, "a weight from 0 to 1", |p| {
+            (0.0..=1.0).contains(p)
+        })?;
+        self.vscale = s.get_checked("vscale", self.vscale, "a scale from 0.01 to 100", |v| {
+            (0.01..=100.0).contains(v)
+        })?;
+        self.widen = s.get("widen", self.widen, "a number of moves (0: off)")?;
         self.order = s.get("order", self.order, "circuit, patterns or both")?;
         self.spread = s.get("spread", self.spread, "rank or strength")?;
         self.bias = s.get_checked("bias", self.bias, "a progressive bias from 0 to 100", |b| {
@@ -232,7 +254,7 @@ impl Config {
     pub(crate) fn spec(&self) -> String {
         format!(
             "{}:c={},rave={},fpu={},playout={},playouts={},expand={},know={},fillin={},mustplay={},vc={},\
-             solver={},prior={},order={},spread={},bias={},playfill={},reuse={},solve={},defend={},threads={},parallel={},mem={},seed={},swap={}",
+             solver={},prior={},value={},vscale={},widen={},order={},spread={},bias={},playfill={},reuse={},solve={},defend={},threads={},parallel={},mem={},seed={},swap={}",
             self.name,
             self.c,
             self.rave,
@@ -246,6 +268,9 @@ impl Config {
             self.vc,
             self.solver,
             self.prior,
+            self.value,
+            self.vscale,
+            self.widen,
             self.order,
             self.spread,
             self.bias,

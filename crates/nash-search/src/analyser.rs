@@ -59,6 +59,14 @@ impl<B: BitSet> Analyser<B> {
         self.pipe.order(pos, moves, out);
     }
 
+    /// The electric circuit's evaluation (Anshelevich 2000 s.2: the natural log of the
+    /// opponent's resistance over the mover's, on the connections of the analysis) for the
+    /// player to move of the position last analysed, once [`Analyser::order`] has ordered its
+    /// moves by the circuit; `None` with another ordering, or for a decided position.
+    pub fn evaluation(&self) -> Option<f64> {
+        self.pipe.evaluation()
+    }
+
     /// Knowledge calls so far and how many decided their node.
     pub fn stats(&self) -> &Stats {
         &self.stats

@@ -7,7 +7,7 @@
 //! node lost adds the support to the loss carrier, which keeps carriers sound when moves were
 //! pruned by knowledge rather than refuted by search.
 
-use std::cell::RefCell;
+use std::cell::{Cell as Slot, RefCell};
 
 use nash_board::{BitSet, Cell, Color, Geometry, Position};
 use nash_patterns::Ice;
@@ -122,6 +122,9 @@ pub(crate) struct Pipeline<B: BitSet> {
     /// The circuit evaluator of resistance ordering; `order` takes `&self`, and a pipeline
     /// belongs to one worker, so a `RefCell` lends its buffers.
     resistance: RefCell<Resistance<B>>,
+    /// The circuit's evaluation for the player to move of the position last analysed, when
+    /// its order came from the circuit (NaN otherwise).
+    evaluation: Slot<f32>,
     /// The search for decompositions, with its buffers.
     decomposer: Decomposer<B>,
 }
@@ -189,6 +192,7 @@ impl<B: BitSet> Pipeline<B> {
             cached: None,
             scratch: Vec::with_capacity(n),
             resistance: RefCell::new(Resistance::default()),
+            evaluation: Slot::new(f32::NAN),
             decomposer: Decomposer::default(),
         }
     }
@@ -203,6 +207,7 @@ impl<B: BitSet> Pipeline<B> {
         stats: &mut Stats,
     ) -> Node<B> {
         self.cached = None;
+        self.evaluation.set(f32::NAN);
         let key = pos.hash().max(1);
         if let Some(k) = self.path.get_mut(depth) {
             *k = key;
@@ -243,6 +248,7 @@ impl<B: BitSet> Pipeline<B> {
         e.key = key;
         e.node = node;
         e.len = scratch.len().min(ORDER_MAX) as u8;
+        e.evaluation = self.evaluation.get();
         for (o, c) in e.order.iter_mut().zip(&scratch) {
             *o = B::bit_of(*c) as u16;
         }
@@ -528,6 +534,13 @@ impl<B: BitSet> Pipeline<B> {
         key as usize & (self.cache.len() - 1)
     }
 
+    /// The circuit's evaluation (`ln(R_opp / R_me)`) for the player to move of the position
+    /// last analysed, when the last [`Pipeline::order`] of it came from the circuit.
+    pub(crate) fn evaluation(&self) -> Option<f64> {
+        let e = self.evaluation.get();
+        (!e.is_nan()).then_some(f64::from(e))
+    }
+
     /// Writes `moves` into `out` in search order (best first).
     pub(crate) fn order(&self, pos: &Position<B>, moves: B, out: &mut Vec<Cell>) {
         out.clear();
@@ -536,6 +549,7 @@ impl<B: BitSet> Pipeline<B> {
             // The order computed when the analysis was cached; cells past its length follow
             // in centre order.
             let e = &self.cache[slot];
+            self.evaluation.set(e.evaluation);
             let mut rest = moves;
             for &b in &e.order[..e.len as usize] {
                 let c = B::cell_of(b as usize);
@@ -569,6 +583,7 @@ impl<B: BitSet> Pipeline<B> {
                     let mut r = self.resistance.borrow_mut();
                     r.evaluate(vc);
                     let me = pos.to_move();
+                    self.evaluation.set(r.evaluation(me) as f32);
                     // The circuit score in steps of 1/20 (of a maximum of 2), then the H-score,
                     // the centre weight and board order: cells whose currents nearly tie are
                     // told apart by the connections they take part in, and the order is
@@ -606,6 +621,9 @@ struct Cached<B> {
     key: u64,
     node: Node<B>,
     len: u8,
+    /// The circuit's evaluation for the player to move (NaN when the order did not come
+    /// from the circuit).
+    evaluation: f32,
     order: [u16; ORDER_MAX],
 }
 
@@ -623,6 +641,7 @@ impl<B: BitSet> Default for Cached<B> {
                 needs: [B::EMPTY; 2],
             },
             len: 0,
+            evaluation: f32::NAN,
             order: [0; ORDER_MAX],
         }
     }

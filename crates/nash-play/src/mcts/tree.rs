@@ -76,6 +76,9 @@ pub(crate) struct Node {
     rank: AtomicU16,
     /// The proof and the expansion state.
     flags: AtomicU8,
+    /// The win rate the circuit's evaluation gives the player who moved here, once the
+    /// knowledge has analysed the node (an `f32`'s bits; NaN for none).
+    eval: AtomicU32,
 }
 
 /// What the player reads of a node after the search.
@@ -208,6 +211,7 @@ impl Node {
         self.children.store(0, Relaxed);
         self.bit.store(bit as u16, Relaxed);
         self.flags.store(0, Relaxed);
+        self.eval.store(f32::NAN.to_bits(), Relaxed);
     }
 
     /// Makes this slot a copy of `other` (its children are copied by the caller, who sets
@@ -221,9 +225,26 @@ impl Node {
         self.children.store(other.children.load(Relaxed), Relaxed);
         self.bit.store(other.bit.load(Relaxed), Relaxed);
         self.rank.store(other.rank.load(Relaxed), Relaxed);
+        self.eval.store(other.eval.load(Relaxed), Relaxed);
         let flags = other.flags.load(Relaxed);
         let claimed = if flags & EXPANDED != 0 { CLAIMED } else { 0 };
         self.flags.store(flags & !CLAIMED | claimed, Relaxed);
+    }
+
+    /// The win rate of the circuit's evaluation for the node's mover, if it has one.
+    fn eval(&self) -> Option<f64> {
+        let e = f32::from_bits(self.eval.load(Relaxed));
+        (!e.is_nan()).then_some(f64::from(e))
+    }
+
+    /// Records the circuit's evaluation `e` for the player to move at this node (with
+    /// `cfg.value` on): the node's mover, the other player, gets the win rate
+    /// `1 / (1 + exp(e / vscale))`, until the evaluations of its children replace it.
+    fn set_eval(&self, e: Option<f64>, cfg: &Config) {
+        if let Some(e) = e.filter(|_| cfg.value > 0.0) {
+            let p = 1.0 / (1.0 + (e / cfg.vscale).exp());
+            self.eval.store((p as f32).to_bits(), Relaxed);
+        }
     }
 
     fn stats(&self) -> Stats {
@@ -725,6 +746,13 @@ impl<B: BitSet> Worker<B> {
                     if cfg.order != Order::Patterns && (cfg.prior > 0.0 || cfg.bias > 0.0) {
                         a.order(pos, moves, &mut self.order);
                     }
+                    if cfg.value > 0.0 {
+                        if self.order.is_empty() {
+                            a.order(pos, moves, &mut self.circuit);
+                            self.circuit.clear();
+                        }
+                        n.set_eval(a.evaluation(), cfg);
+                    }
                     a.undo(pos, &an);
                 }
                 // A lost root, or a win without a move: every empty cell is searched.
@@ -814,6 +842,13 @@ impl<B: BitSet> Worker<B> {
                 if cfg.order != Order::Patterns && (cfg.prior > 0.0 || cfg.bias > 0.0) {
                     a.order(pos, moves, &mut self.order);
                 }
+                if cfg.value > 0.0 {
+                    if self.order.is_empty() {
+                        a.order(pos, moves, &mut self.circuit);
+                        self.circuit.clear();
+                    }
+                    n.set_eval(a.evaluation(), cfg);
+                }
                 a.undo(pos, &an);
                 for c in children {
                     if !moves.has_bit(c.bit()) {
@@ -844,18 +879,39 @@ impl<B: BitSet> Worker<B> {
     /// The child of `node` to descend into: UCT with RAVE, proven children decided.
     fn select(&self, tree: &Tree, node: usize, cfg: &Config) -> usize {
         let n = tree.node(node);
+        // Progressive widening: the moves ranked past `widen` wait for more playouts.
+        let limit = if cfg.widen > 0 {
+            let grown = (f64::from(n.visits()) / WIDEN_START).max(1.0).ln() / WIDEN_STEP.ln();
+            cfg.widen.saturating_add(grown as u32)
+        } else {
+            u32::MAX
+        };
+        match self.select_within(tree, node, cfg, limit) {
+            Some(i) => i,
+            None => self.select_within(tree, node, cfg, u32::MAX).unwrap_or(n.range().start),
+        }
+    }
+
+    /// The child of `node` to descend into among those ranked at most `limit` (and those
+    /// without a rank); `None` when none of them may be chosen.
+    fn select_within(&self, tree: &Tree, node: usize, cfg: &Config, limit: u32) -> Option<usize> {
+        let n = tree.node(node);
         let log_n = f64::from(n.visits().max(1)).ln();
         let range = n.range();
-        let mut best = 0;
+        let mut best = None;
         let mut best_value = f64::NEG_INFINITY;
         for (i, c) in tree.slice(range.clone()).iter().enumerate() {
             if c.pruned() {
                 continue;
             }
+            let rank = u32::from(c.rank.load(Relaxed));
+            if rank > limit && !(cfg.solver && c.proof() == Proof::Loss) {
+                continue;
+            }
             if cfg.solver {
                 match c.proof() {
                     // The child's mover is lost there: this move wins.
-                    Proof::Loss => return range.start + i,
+                    Proof::Loss => return Some(range.start + i),
                     Proof::Win => continue,
                     Proof::Unknown => {}
                 }
@@ -869,7 +925,10 @@ impl<B: BitSet> Worker<B> {
                 } else {
                     // Gelly and Silver's schedule: beta = sqrt(k / (3n + k)).
                     let beta = (cfg.rave / (3.0 * visits + cfg.rave)).sqrt();
-                    let q = f64::from(c.wins()) / visits;
+                    let q = match c.eval() {
+                        Some(p) => (1.0 - cfg.value) * f64::from(c.wins()) / visits + cfg.value * p,
+                        None => f64::from(c.wins()) / visits,
+                    };
                     (1.0 - beta) * q + beta * amaf + cfg.c * (log_n / visits).sqrt()
                 }
             } else if c.visits() == 0 {
@@ -883,11 +942,11 @@ impl<B: BitSet> Worker<B> {
                 }
                 _ => value,
             };
-            if value > best_value {
-                (best, best_value) = (i, value);
+            if best.is_none() || value > best_value {
+                (best, best_value) = (Some(range.start + i), value);
             }
         }
-        range.start + best
+        best
     }
 
     /// Counts the playout's win in every node of the path (the visits were counted on the way
@@ -917,6 +976,32 @@ impl<B: BitSet> Worker<B> {
                 later[(!to_move).index()].set_bit(n.bit());
             }
         }
+        if cfg.value > 0.0 {
+            // Implicit minimax backups (Lanctot, Winands, Pepels and Sturtevant 2014): a node
+            // whose children have evaluations takes the best of them for its player to move.
+            for &i in self.path.iter().rev() {
+                let n = tree.node(i as usize);
+                if n.eval().is_none() || !n.expanded() {
+                    continue;
+                }
+                let mut best: Option<f64> = None;
+                for c in tree.slice(n.range()) {
+                    let p = match c.proof() {
+                        Proof::Loss => 1.0,
+                        Proof::Win => 0.0,
+                        Proof::Unknown if c.pruned() => continue,
+                        Proof::Unknown => match c.eval() {
+                            Some(p) => p,
+                            None => continue,
+                        },
+                    };
+                    best = Some(best.map_or(p, |b: f64| b.max(p)));
+                }
+                if let Some(b) = best {
+                    n.eval.store(((1.0 - b) as f32).to_bits(), Relaxed);
+                }
+            }
+        }
         if cfg.solver {
             for k in (1..self.path.len()).rev() {
                 let child = tree.node(self.path[k] as usize);
@@ -932,6 +1017,11 @@ impl<B: BitSet> Worker<B> {
         }
     }
 }
+
+/// Playouts through a node at which progressive widening starts adding moves past `widen`,
+/// and the factor of playouts between one more move and the next.
+const WIDEN_START: f64 = 50.0;
+const WIDEN_STEP: f64 = 1.4;
 
 /// Slots of a worker's fill table.
 const FILL_SLOTS: usize = 1 << 15;

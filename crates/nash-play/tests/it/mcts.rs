@@ -136,7 +136,7 @@ fn specs_read_and_write_every_setting() {
     assert_eq!(
         p.spec(),
         "mcts:c=0.5,rave=0,fpu=1,playout=random,playouts=5000,expand=1,know=0,fillin=false,\
-         mustplay=false,vc=false,solver=true,prior=0,order=circuit,spread=rank,bias=0,playfill=false,reuse=false,solve=0,defend=false,threads=2,parallel=root,mem=256,\
+         mustplay=false,vc=false,solver=true,prior=0,value=0,vscale=1,widen=0,order=circuit,spread=rank,bias=0,playfill=false,reuse=false,solve=0,defend=false,threads=2,parallel=root,mem=256,\
          seed=1,swap=false"
     );
     let err = |s: &str| build(s).unwrap_err();
@@ -144,6 +144,10 @@ fn specs_read_and_write_every_setting() {
     assert!(matches!(err("mcts:threads=0"), SpecError::BadValue { .. }));
     assert!(matches!(err("best:order=magic"), SpecError::BadValue { .. }));
     assert!(matches!(err("best:spread=wide"), SpecError::BadValue { .. }));
+    assert!(matches!(err("best:value=-1"), SpecError::BadValue { .. }));
+    assert!(matches!(err("best:vscale=NaN"), SpecError::BadValue { .. }));
+    assert!(matches!(err("best:vscale=0"), SpecError::BadValue { .. }));
+    assert!(matches!(err("best:widen=some"), SpecError::BadValue { .. }));
     assert!(matches!(err("best:depth=3"), SpecError::UnknownSetting { .. }));
 }
 
@@ -241,4 +245,16 @@ fn scores_name_only_the_moves_the_search_visited() {
         assert!(c.scores.len() <= 20, "{spec}: {} scores", c.scores.len());
         assert!(c.scores.iter().all(|&(_, v)| (-1.0..=1.0).contains(&v)), "{spec}: {:?}", c.scores);
     }
+}
+
+#[test]
+fn widening_holds_back_the_lower_ranked_moves() {
+    // With `widen=1` the root may choose only its first move by the circuit order until its
+    // playouts pass 70 (50 times 1.4); without it, 60 playouts spread over many moves.
+    let pos = position(9, "e5");
+    let budget = MoveBudget { playouts: Some(60), ..MoveBudget::default() };
+    let narrow = build("best:widen=1,solve=0").unwrap().choose(&pos, &budget);
+    assert_eq!(narrow.scores.len(), 1, "{:?}", narrow.scores);
+    let wide = build("best:solve=0").unwrap().choose(&pos, &budget);
+    assert!(wide.scores.len() > 5, "{:?}", wide.scores);
 }

@@ -1,5 +1,6 @@
 //! Integration tests for nash-search: ground truth, agreement between solvers, symmetries.
 
+mod analyser;
 mod budget;
 mod canonical;
 mod certify;

@@ -1,0 +1,43 @@
+//! The knowledge pipeline's public face: the circuit's evaluation beside the move order.
+
+use nash_board::{Bitboard, MoveList, Position};
+use nash_search::{Analyser, Knowledge, Verdict};
+
+fn position(size: usize, moves: &str) -> Position<Bitboard> {
+    let mut p = Position::square(size).expect("size in range");
+    let list: MoveList = moves.parse().expect("valid moves");
+    list.play_on(&mut p).expect("legal moves");
+    p
+}
+
+/// The evaluation of `moves` on 9x9 for the player to move, read after ordering its moves, and
+/// whether it was there before the order.
+fn evaluation(moves: &str, depth: usize) -> (bool, Option<f64>) {
+    let mut p = position(9, moves);
+    let knowledge = Knowledge { hsearch: Knowledge::or5_hsearch(), ..Knowledge::default() };
+    let mut a = Analyser::new(&knowledge, p.geometry(), 8);
+    let an = a.analyse(&mut p, depth);
+    assert!(matches!(an.verdict(), Verdict::Open), "{moves} is open");
+    let before = a.evaluation().is_some() && depth == 0;
+    let mut order = Vec::new();
+    a.order(&p, an.moves(), &mut order);
+    let e = a.evaluation();
+    a.undo(&mut p, &an);
+    (before, e)
+}
+
+#[test]
+fn the_circuit_evaluation_comes_with_the_circuit_order() {
+    // At the root the circuit runs only when the moves are ordered; below it the cached
+    // analysis keeps the evaluation beside its order.
+    for depth in [0, 1] {
+        let (before, e) = evaluation("e5 a1", depth);
+        assert!(!before, "no evaluation at the root before the order");
+        let e = e.expect("an evaluation after the circuit order");
+        // Black to move, with the centre against a corner stone, is better off.
+        assert!(e > 0.1, "depth {depth}: {e}");
+        // The same position with White to move: White is the worse side.
+        let (_, w) = evaluation("e5 a1 d3", depth);
+        assert!(w.expect("an evaluation") < -0.1, "depth {depth}: {w:?}");
+    }
+}
