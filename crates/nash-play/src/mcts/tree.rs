@@ -917,6 +917,11 @@ impl<B: BitSet> Worker<B> {
                 }
             }
             let visits = f64::from(c.visits());
+            // The playouts' win rate, with the evaluation's mixed in (implicit minimax).
+            let q = match c.eval() {
+                Some(p) => (1.0 - cfg.value) * f64::from(c.wins()) / visits + cfg.value * p,
+                None => f64::from(c.wins()) / visits,
+            };
             let value = if cfg.rave > 0.0 {
                 let (av, aw) = c.amaf();
                 let amaf = if av > 0.0 { f64::from(aw) / f64::from(av) } else { cfg.fpu };
@@ -925,16 +930,12 @@ impl<B: BitSet> Worker<B> {
                 } else {
                     // Gelly and Silver's schedule: beta = sqrt(k / (3n + k)).
                     let beta = (cfg.rave / (3.0 * visits + cfg.rave)).sqrt();
-                    let q = match c.eval() {
-                        Some(p) => (1.0 - cfg.value) * f64::from(c.wins()) / visits + cfg.value * p,
-                        None => f64::from(c.wins()) / visits,
-                    };
                     (1.0 - beta) * q + beta * amaf + cfg.c * (log_n / visits).sqrt()
                 }
             } else if c.visits() == 0 {
                 f64::INFINITY
             } else {
-                f64::from(c.wins()) / visits + cfg.c * (log_n / visits).sqrt()
+                q + cfg.c * (log_n / visits).sqrt()
             };
             let value = match c.rank.load(Relaxed) {
                 r if r > 0 && cfg.bias > 0.0 => {
