@@ -746,13 +746,7 @@ impl<B: BitSet> Worker<B> {
                     if cfg.order != Order::Patterns && (cfg.prior > 0.0 || cfg.bias > 0.0) {
                         a.order(pos, moves, &mut self.order);
                     }
-                    if cfg.value > 0.0 {
-                        if self.order.is_empty() {
-                            a.order(pos, moves, &mut self.circuit);
-                            self.circuit.clear();
-                        }
-                        n.set_eval(a.evaluation(), cfg);
-                    }
+                    evaluate(a, pos, moves, n, cfg, &self.order, &mut self.circuit);
                     a.undo(pos, &an);
                 }
                 // A lost root, or a win without a move: every empty cell is searched.
@@ -842,13 +836,7 @@ impl<B: BitSet> Worker<B> {
                 if cfg.order != Order::Patterns && (cfg.prior > 0.0 || cfg.bias > 0.0) {
                     a.order(pos, moves, &mut self.order);
                 }
-                if cfg.value > 0.0 {
-                    if self.order.is_empty() {
-                        a.order(pos, moves, &mut self.circuit);
-                        self.circuit.clear();
-                    }
-                    n.set_eval(a.evaluation(), cfg);
-                }
+                evaluate(a, pos, moves, n, cfg, &self.order, &mut self.circuit);
                 a.undo(pos, &an);
                 for c in children {
                     if !moves.has_bit(c.bit()) {
@@ -1043,6 +1031,27 @@ fn analyse<B: BitSet>(
         node.mark_filled();
     }
     an
+}
+
+/// Gives `node` the circuit's evaluation of `pos`, just analysed by `a` with `moves` open
+/// (with `value` on): read from the circuit order if `order` holds it, else from an order
+/// computed into `scratch` for it and dropped.
+fn evaluate<B: BitSet>(
+    a: &Analyser<B>,
+    pos: &Position<B>,
+    moves: B,
+    node: &Node,
+    cfg: &Config,
+    order: &[Cell],
+    scratch: &mut Vec<Cell>,
+) {
+    if cfg.value > 0.0 {
+        if order.is_empty() {
+            a.order(pos, moves, scratch);
+            scratch.clear();
+        }
+        node.set_eval(a.evaluation(), cfg);
+    }
 }
 
 /// Adds the priors of `order` (best first) to the `children` it ranks, and makes it their rank
