@@ -65,8 +65,9 @@ pub fn players() -> &'static [PlayerInfo] {
         PlayerInfo {
             name: "mcts",
             about: "UCT with random playouts (Horrell et al. s.2.3.3; settings: c, rave, fpu, \
-                    playout, playouts, expand, know, fillin, mustplay, vc, solver, prior, order, spread, bias, \
-                    playfill, reuse, solve, defend, threads, parallel, mem, seed, swap)",
+                    playout, playouts, expand, know, fillin, mustplay, vc, solver, prior, value, \
+                    vscale, widen, order, spread, bias, playfill, reuse, solve, defend, threads, \
+                    parallel, mem, seed, swap)",
         },
         PlayerInfo {
             name: "amaf",
