@@ -876,7 +876,10 @@ impl<B: BitSet> Worker<B> {
         };
         match self.select_within(tree, node, cfg, limit) {
             Some(i) => i,
-            None => self.select_within(tree, node, cfg, u32::MAX).unwrap_or(n.range().start),
+            None if limit < u32::MAX => {
+                self.select_within(tree, node, cfg, u32::MAX).unwrap_or(n.range().start)
+            }
+            None => n.range().start,
         }
     }
 
@@ -892,23 +895,26 @@ impl<B: BitSet> Worker<B> {
             if c.pruned() {
                 continue;
             }
-            let rank = u32::from(c.rank.load(Relaxed));
-            if rank > limit && !(cfg.solver && c.proof() == Proof::Loss) {
-                continue;
-            }
             if cfg.solver {
                 match c.proof() {
-                    // The child's mover is lost there: this move wins.
+                    // The child's mover is lost there: this move wins, whatever its rank.
                     Proof::Loss => return Some(range.start + i),
                     Proof::Win => continue,
                     Proof::Unknown => {}
                 }
             }
+            if u32::from(c.rank.load(Relaxed)) > limit {
+                continue;
+            }
             let visits = f64::from(c.visits());
-            // The playouts' win rate, with the evaluation's mixed in (implicit minimax).
-            let q = match c.eval() {
-                Some(p) => (1.0 - cfg.value) * f64::from(c.wins()) / visits + cfg.value * p,
-                None => f64::from(c.wins()) / visits,
+            // The playouts' win rate (of a visited child), with the evaluation's mixed in
+            // (implicit minimax).
+            let q = || {
+                let won = f64::from(c.wins()) / visits;
+                match c.eval().filter(|_| cfg.value > 0.0) {
+                    Some(p) => (1.0 - cfg.value) * won + cfg.value * p,
+                    None => won,
+                }
             };
             let value = if cfg.rave > 0.0 {
                 let (av, aw) = c.amaf();
@@ -918,12 +924,12 @@ impl<B: BitSet> Worker<B> {
                 } else {
                     // Gelly and Silver's schedule: beta = sqrt(k / (3n + k)).
                     let beta = (cfg.rave / (3.0 * visits + cfg.rave)).sqrt();
-                    (1.0 - beta) * q + beta * amaf + cfg.c * (log_n / visits).sqrt()
+                    (1.0 - beta) * q() + beta * amaf + cfg.c * (log_n / visits).sqrt()
                 }
             } else if c.visits() == 0 {
                 f64::INFINITY
             } else {
-                q + cfg.c * (log_n / visits).sqrt()
+                q() + cfg.c * (log_n / visits).sqrt()
             };
             let value = match c.rank.load(Relaxed) {
                 r if r > 0 && cfg.bias > 0.0 => {
