@@ -19,15 +19,17 @@ use std::collections::HashMap;
 use std::fs::File;
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context};
 use nash_board::svg::{Overlay, Picture, Style};
 use nash_board::{BitSet, Bitboard, Cell, Color, Geometry, Position, Symmetry};
-use nash_search::{solve, Outcome, SolverConfig};
+use nash_search::{solve, Outcome, SolveResult, SolverConfig};
 use serde::{Deserialize, Serialize};
 
-use crate::regress::openings;
+use crate::regress::{openings, Case};
 
 /// Arguments of `cargo xtask openings`.
 #[derive(Debug, clap::Args)]
@@ -38,10 +40,15 @@ pub struct Args {
     /// Seconds allowed per opening.
     #[arg(long, default_value = "600", value_parser = crate::parse_seconds)]
     time_limit: Duration,
-    /// Solver threads for each opening.
+    /// Solver threads: for each opening, or with --batch the openings solved side by side.
     #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u16).range(1..=256))]
     threads: u16,
-    /// Memory limit in MiB for each solve's table and caches.
+    /// Solve the openings side by side, one thread each, sharing one table, instead of one at
+    /// a time with every thread; the longest by earlier results first, or in the order --only
+    /// gives.
+    #[arg(long)]
+    batch: bool,
+    /// Memory limit in MiB for each solve's table and caches (with --batch, for all of them).
     #[arg(long, default_value_t = 1024, value_parser = clap::value_parser!(u32).range(1..))]
     tt_mib: u32,
     /// Only these openings (cells), space- or comma-separated, in the order given; an opening
@@ -76,6 +83,9 @@ struct Record {
     nodes: u64,
     threads: u16,
     time_limit: f64,
+    /// The number of openings solved side by side (`--batch`), each on one thread.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    side_by_side: Option<u16>,
 }
 
 /// The results file's records over `out` (earlier results), each opening's best kept.
@@ -143,6 +153,7 @@ fn load_table(
             nodes: nodes.parse().map_err(|_| bad())?,
             threads: threads.parse().map_err(|_| bad())?,
             time_limit: seconds,
+            side_by_side: None,
         };
         out.insert(rec.opening.clone(), rec);
     }
@@ -211,10 +222,15 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     if let Some(dir) = out.parent() {
         std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
     }
-    let mut done = HashMap::new();
-    if !args.fresh {
-        done = load(&out, load_table(&tsv, n, &cases)?)?;
+    let earlier = load(&out, load_table(&tsv, n, &cases)?)?;
+    // Side by side, the longest solves go first (by the earlier results' times; an opening
+    // never solved counts as longest), so that no thread is left alone with a long one at the
+    // end. An order asked for with --only stays as it is.
+    if args.batch && args.only.is_empty() {
+        let time = |c: &Cell| earlier.get(&c.to_string()).map_or(f64::INFINITY, |r| r.seconds);
+        todo.sort_by(|a, b| time(b).total_cmp(&time(a)));
     }
+    let mut done = if args.fresh { HashMap::new() } else { earlier };
     let limit = args.time_limit.as_secs_f64();
     let mut cfg = SolverConfig {
         threads: usize::from(args.threads),
@@ -222,18 +238,28 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         ..SolverConfig::default()
     };
     cfg.budget.time = Some(args.time_limit);
+    let cancel = Arc::new(AtomicBool::new(false));
+    cfg.budget.cancel = Some(Arc::clone(&cancel));
     let start = Instant::now();
-    for cell in todo {
-        let label = cell.to_string();
-        if let Some(r) = done.get(&label) {
-            if r.winner.is_some() || r.time_limit >= limit {
-                continue;
-            }
-        }
-        let case = cases.iter().find(|c| c.label == label).context("opening of the board")?;
-        let t = Instant::now();
-        let r = solve(&case.pos, &cfg);
-        let seconds = t.elapsed().as_secs_f64();
+    let todo: Vec<&Case> = todo
+        .iter()
+        .map(|cell| {
+            let label = cell.to_string();
+            cases.iter().find(|c| c.label == label).context("opening of the board")
+        })
+        .collect::<anyhow::Result<_>>()?;
+    let todo: Vec<&Case> = todo
+        .into_iter()
+        .filter(|case| {
+            !done.get(&case.label).is_some_and(|r| r.winner.is_some() || r.time_limit >= limit)
+        })
+        .collect();
+    let batch = args.batch && todo.len() > 1;
+    let threads = if batch { 1 } else { args.threads };
+    // Keeps one solve's result: checked against the map, printed, appended to the results
+    // file, and the table and picture rewritten, as soon as it exists.
+    let keep = |case: &Case, r: &SolveResult<Bitboard>, done: &mut HashMap<String, Record>| {
+        let label = case.label.clone();
         let winner = r.outcome.winner(case.pos.to_move());
         if winner.is_some_and(|w| w != case.winner) {
             bail!(
@@ -246,6 +272,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             Outcome::Win { winning_move: Some(m), .. } => Some(m.to_string()),
             _ => None,
         };
+        let seconds = r.stats.time.as_secs_f64();
         let rec = Record {
             size: n,
             opening: label.clone(),
@@ -253,8 +280,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             reply,
             seconds,
             nodes: r.stats.nodes,
-            threads: args.threads,
+            threads,
             time_limit: limit,
+            side_by_side: batch.then_some(args.threads),
         };
         println!(
             "{label:<4} {:<9} {:<5} {seconds:>9.2}s  nodes {:>10}",
@@ -264,8 +292,32 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         );
         crate::append_json_line(&out, &rec)?;
         done.insert(label, rec);
-        write_tsv(&tsv, n, &done, &rep)?;
-        write_svg(&svg, n, &done, &rep)?;
+        write_tsv(&tsv, n, done, &rep)?;
+        write_svg(&svg, n, done, &rep)?;
+        Ok(())
+    };
+    if batch {
+        let positions: Vec<Position<Bitboard>> = todo.iter().map(|c| c.pos.clone()).collect();
+        let shared = Mutex::new((done, Ok(())));
+        nash_search::solve_many_each(&positions, &cfg, &|i, r| {
+            let mut guard = shared.lock().unwrap_or_else(PoisonError::into_inner);
+            let (done, status) = &mut *guard;
+            if status.is_ok() {
+                *status = keep(todo[i], r, done);
+                if status.is_err() {
+                    // A wrong value or a file that cannot be written: stop the other solves.
+                    cancel.store(true, Ordering::Relaxed);
+                }
+            }
+        });
+        let (kept, status) = shared.into_inner().unwrap_or_else(PoisonError::into_inner);
+        status?;
+        done = kept;
+    } else {
+        for case in todo {
+            let r = solve(&case.pos, &cfg);
+            keep(case, &r, &mut done)?;
+        }
     }
     write_tsv(&tsv, n, &done, &rep)?;
     write_svg(&svg, n, &done, &rep)?;
@@ -294,7 +346,8 @@ fn write_tsv(
         "# The one-move openings of the {n}x{n} board solved by Nash's df-pn (cargo xtask openings).\n\
          # winner: who wins after Black's opening; reply: White's winning reply (the solver's move)\n\
          # when White wins; seconds and nodes of the solve of the opening or of its 180-degree\n\
-         # rotation (column solved_as), whose value is the same and whose reply is rotated.\n\
+         # rotation (column solved_as), whose value is the same and whose reply is rotated;\n\
+         # threads: the solve's (1 for openings solved side by side, --batch).\n\
          opening\twinner\treply\tseconds\tnodes\tthreads\tsolved_as\n"
     );
     for cell in geom.cells() {
@@ -388,6 +441,41 @@ mod tests {
         std::fs::write(&path, "a1\twhite\n").expect("write");
         let err = load_table(&path, 7, &cases).expect_err("a short row");
         assert!(err.to_string().contains("bad row"), "{err}");
+        std::fs::remove_dir_all(&dir).ok();
+    }
+
+    /// Side by side or one at a time, the map of 5x5 comes out whole and with the same values.
+    #[test]
+    fn a_batch_maps_every_opening_as_one_at_a_time_does() {
+        use clap::Parser;
+        #[derive(Parser)]
+        struct Cli {
+            #[command(flatten)]
+            args: Args,
+        }
+        let dir = std::env::temp_dir().join(format!("nash-openings-batch-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("temp dir");
+        let mut tables = Vec::new();
+        for batch in [false, true] {
+            let file = |ext: &str| dir.join(format!("{batch}.{ext}")).display().to_string();
+            let mut argv = vec!["openings", "--size", "5", "--time-limit", "60", "--tt-mib", "64"];
+            if batch {
+                argv.push("--batch");
+            }
+            let (out, tsv, svg) = (file("jsonl"), file("tsv"), file("svg"));
+            argv.extend(["--out", &out, "--tsv", &tsv, "--svg", &svg]);
+            run(Cli::try_parse_from(argv).expect("arguments").args).expect("the map");
+            let text = std::fs::read_to_string(&tsv).expect("the table");
+            let lines: Vec<&str> =
+                text.lines().filter(|l| !l.starts_with('#') && !l.starts_with("opening")).collect();
+            assert_eq!(lines.len(), 25, "{text}");
+            let threads = if batch { "1" } else { "2" };
+            assert!(lines.iter().all(|l| l.split('\t').nth(5) == Some(threads)), "{text}");
+            let rows: Vec<String> =
+                lines.iter().map(|l| l.split('\t').take(2).collect::<Vec<_>>().join(" ")).collect();
+            tables.push(rows);
+        }
+        assert_eq!(tables[0], tables[1]);
         std::fs::remove_dir_all(&dir).ok();
     }
 }

@@ -8,8 +8,10 @@
 //! one-move 7×7 openings this is the fastest use of two cores (docs/solving.md). [`solve_many`]
 //! and [`crate::winning_moves`] (whose solves are the positions after each move) run this way.
 
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Mutex, PoisonError};
+
 use nash_board::{BitSet, Position};
-use rayon::prelude::*;
 
 use crate::config::SolverConfig;
 use crate::entry::{solve_in, Setup};
@@ -84,6 +86,9 @@ fn many<B: BitSet>(
 
 /// Runs `job(0..count)` on `threads` threads, each taking whole jobs, and returns the results
 /// in index order.
+///
+/// The jobs start in index order: each thread that falls idle takes the lowest job not yet
+/// started, so a caller that puts the longest jobs first keeps both threads busy to the end.
 pub(crate) fn side_by_side<R: Send>(
     count: usize,
     threads: usize,
@@ -91,8 +96,28 @@ pub(crate) fn side_by_side<R: Send>(
 ) -> Vec<R> {
     if threads > 1 && count > 1 {
         if let Ok(pool) = rayon::ThreadPoolBuilder::new().num_threads(threads).build() {
-            // Jobs are long and few: one per task, so an idle thread can take any of them.
-            return pool.install(|| (0..count).into_par_iter().with_max_len(1).map(&job).collect());
+            let next = AtomicUsize::new(0);
+            let slots: Vec<Mutex<Option<R>>> = (0..count).map(|_| Mutex::new(None)).collect();
+            pool.scope(|s| {
+                for _ in 0..threads.min(count) {
+                    s.spawn(|_| loop {
+                        let i = next.fetch_add(1, Ordering::Relaxed);
+                        if i >= count {
+                            break;
+                        }
+                        let r = job(i);
+                        *slots[i].lock().unwrap_or_else(PoisonError::into_inner) = Some(r);
+                    });
+                }
+            });
+            return slots
+                .into_iter()
+                .map(|m| {
+                    m.into_inner()
+                        .unwrap_or_else(PoisonError::into_inner)
+                        .expect("every job ran to its end")
+                })
+                .collect();
         }
     }
     (0..count).map(job).collect()
@@ -149,5 +174,20 @@ mod tests {
             let out = side_by_side(50, threads, |i| i * i);
             assert_eq!(out, (0..50).map(|i| i * i).collect::<Vec<_>>());
         }
+    }
+
+    #[test]
+    fn jobs_start_in_index_order() {
+        // The two long jobs first: two threads start them both before any other.
+        let started = Mutex::new(Vec::new());
+        side_by_side(12, 2, |i| {
+            started.lock().expect("no panic").push(i);
+            if i < 2 {
+                std::thread::sleep(std::time::Duration::from_millis(100));
+            }
+        });
+        let mut first = started.into_inner().expect("no panic")[..2].to_vec();
+        first.sort_unstable();
+        assert_eq!(first, [0, 1]);
     }
 }
