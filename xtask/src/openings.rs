@@ -222,11 +222,16 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     if let Some(dir) = out.parent() {
         std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
     }
-    let earlier = load(&out, load_table(&tsv, n, &cases)?)?;
     // Side by side, the longest solves go first (by the earlier results' times; an opening
     // never solved counts as longest), so that no thread is left alone with a long one at the
     // end. An order asked for with --only stays as it is.
-    if args.batch && args.only.is_empty() {
+    let by_time = args.batch && args.only.is_empty();
+    let earlier = if args.fresh && !by_time {
+        HashMap::new()
+    } else {
+        load(&out, load_table(&tsv, n, &cases)?)?
+    };
+    if by_time {
         let time = |c: &Cell| earlier.get(&c.to_string()).map_or(f64::INFINITY, |r| r.seconds);
         todo.sort_by(|a, b| time(b).total_cmp(&time(a)));
     }
@@ -241,19 +246,17 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let cancel = Arc::new(AtomicBool::new(false));
     cfg.budget.cancel = Some(Arc::clone(&cancel));
     let start = Instant::now();
-    let todo: Vec<&Case> = todo
+    let mut todo: Vec<&Case> = todo
         .iter()
         .map(|cell| {
             let label = cell.to_string();
             cases.iter().find(|c| c.label == label).context("opening of the board")
         })
         .collect::<anyhow::Result<_>>()?;
-    let todo: Vec<&Case> = todo
-        .into_iter()
-        .filter(|case| {
-            !done.get(&case.label).is_some_and(|r| r.winner.is_some() || r.time_limit >= limit)
-        })
-        .collect();
+    // Decided already, or out of time within a limit at least as long.
+    todo.retain(|case| {
+        !done.get(&case.label).is_some_and(|r| r.winner.is_some() || r.time_limit >= limit)
+    });
     let batch = args.batch && todo.len() > 1;
     let threads = if batch { 1 } else { args.threads };
     // Keeps one solve's result: checked against the map, printed, appended to the results
