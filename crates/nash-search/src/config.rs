@@ -67,9 +67,9 @@ impl std::str::FromStr for SolverKind {
 /// How parallel df-pn divides its work among the worker threads.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
 pub enum Parallel {
-    /// Root jobs on boards of fewer than 64 cells, the shared tree from 64 cells on. Root jobs
-    /// were faster on the 6x6 and 7x7 openings, the shared tree on the empty 8x8 board, whose
-    /// winning move's proof is most of the work (docs/solving.md).
+    /// Root jobs on boards of fewer than 49 cells, the shared tree from 49 cells (7x7) on. Root
+    /// jobs are faster on the 6x6 openings, the shared tree on the 7x7 openings and the empty
+    /// 8x8 board, where one move's proof is most of the work (docs/solving.md).
     #[default]
     Auto,
     /// Each root move is a job: a free worker takes the open move with the smallest disproof

@@ -150,7 +150,7 @@ impl<'t, B: BitSet> Resolver<'t, B> {
 }
 
 /// The board size (in cells) from which [`Parallel::Auto`] runs the shared tree.
-const SHARED_TREE_CELLS: usize = 64;
+const SHARED_TREE_CELLS: usize = 49;
 
 /// Size of the shared busy-counter array (a hash of keys; collisions only bend the choice of
 /// child, never a value).
