@@ -9,7 +9,6 @@
 //! and [`crate::winning_moves`] (whose solves are the positions after each move) run this way.
 
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Mutex, PoisonError};
 
 use nash_board::{BitSet, Position};
 
@@ -97,27 +96,22 @@ pub(crate) fn side_by_side<R: Send>(
     if threads > 1 && count > 1 {
         if let Ok(pool) = rayon::ThreadPoolBuilder::new().num_threads(threads).build() {
             let next = AtomicUsize::new(0);
-            let slots: Vec<Mutex<Option<R>>> = (0..count).map(|_| Mutex::new(None)).collect();
-            pool.scope(|s| {
-                for _ in 0..threads.min(count) {
-                    s.spawn(|_| loop {
-                        let i = next.fetch_add(1, Ordering::Relaxed);
-                        if i >= count {
-                            break;
-                        }
-                        let r = job(i);
-                        *slots[i].lock().unwrap_or_else(PoisonError::into_inner) = Some(r);
-                    });
+            // Every thread of the pool takes the next job until none is left, keeping its own.
+            let taken: Vec<Vec<(usize, R)>> = pool.broadcast(|_| {
+                let mut mine = Vec::new();
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    if i >= count {
+                        break mine;
+                    }
+                    mine.push((i, job(i)));
                 }
             });
-            return slots
-                .into_iter()
-                .map(|m| {
-                    m.into_inner()
-                        .unwrap_or_else(PoisonError::into_inner)
-                        .expect("every job ran to its end")
-                })
-                .collect();
+            let mut out: Vec<Option<R>> = (0..count).map(|_| None).collect();
+            for (i, r) in taken.into_iter().flatten() {
+                out[i] = Some(r);
+            }
+            return out.into_iter().map(|r| r.expect("every job ran to its end")).collect();
         }
     }
     (0..count).map(job).collect()
@@ -179,7 +173,7 @@ mod tests {
     #[test]
     fn jobs_start_in_index_order() {
         // The two long jobs first: two threads start them both before any other.
-        let started = Mutex::new(Vec::new());
+        let started = std::sync::Mutex::new(Vec::new());
         side_by_side(12, 2, |i| {
             started.lock().expect("no panic").push(i);
             if i < 2 {
