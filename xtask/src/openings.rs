@@ -26,6 +26,7 @@ use std::time::{Duration, Instant};
 use anyhow::{bail, Context};
 use nash_board::svg::{Overlay, Picture, Style};
 use nash_board::{BitSet, Bitboard, Cell, Color, Geometry, Position, Symmetry};
+use nash_cli::progress::{Display, Watch};
 use nash_search::{solve, Outcome, SolveResult, SolverConfig};
 use serde::{Deserialize, Serialize};
 
@@ -68,6 +69,9 @@ pub struct Args {
     /// earlier results (new results are still appended to the results file).
     #[arg(long)]
     fresh: bool,
+    /// Write a progress line to stderr every few seconds (a bar is shown on a terminal anyway).
+    #[arg(long)]
+    progress: bool,
 }
 
 /// One opening's solve, as the results file keeps it.
@@ -259,6 +263,12 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     });
     let batch = args.batch && todo.len() > 1;
     let threads = if batch { 1 } else { args.threads };
+    let watch = Watch::start("openings", Display::from_flag(args.progress));
+    cfg.progress = Some(watch.progress());
+    if !batch {
+        // Each solve announces only itself: count the openings here.
+        watch.count(todo.len());
+    }
     // Keeps one solve's result: checked against the map, printed, appended to the results
     // file, and the table and picture rewritten, as soon as it exists.
     let keep = |case: &Case, r: &SolveResult<Bitboard>, done: &mut HashMap<String, Record>| {
@@ -287,12 +297,14 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             time_limit: limit,
             side_by_side: batch.then_some(args.threads),
         };
-        println!(
-            "{label:<4} {:<9} {:<5} {seconds:>9.2}s  nodes {:>10}",
-            rec.winner.as_deref().unwrap_or("undecided"),
-            rec.reply.as_deref().unwrap_or("-"),
-            rec.nodes
-        );
+        watch.suspend(|| {
+            println!(
+                "{label:<4} {:<9} {:<5} {seconds:>9.2}s  nodes {:>10}",
+                rec.winner.as_deref().unwrap_or("undecided"),
+                rec.reply.as_deref().unwrap_or("-"),
+                rec.nodes
+            )
+        });
         crate::append_json_line(&out, &rec)?;
         done.insert(label, rec);
         write_tsv(&tsv, n, done, &rep)?;
@@ -319,9 +331,11 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     } else {
         for case in todo {
             let r = solve(&case.pos, &cfg);
+            watch.done_one();
             keep(case, &r, &mut done)?;
         }
     }
+    drop(watch);
     write_tsv(&tsv, n, &done, &rep)?;
     write_svg(&svg, n, &done, &rep)?;
     let decided = done.values().filter(|r| r.winner.is_some()).count();
