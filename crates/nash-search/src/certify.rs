@@ -301,6 +301,9 @@ pub(crate) fn certificate_in<B: BitSet>(
         h.or_limit = or5.or_limit;
         h.or_budget = h.or_budget.or(or5.or_budget);
     }
+    // The reply order remembers what won in earlier re-solves, which a resumed build skips
+    // (their answers come from its journal): off, so that it writes the same certificate.
+    step.reply_order = false;
     let fallback = (!cfg.fill_in && step.knowledge.fill_in)
         .then_some(cfg.fill_in_beyond)
         .flatten()

@@ -250,6 +250,10 @@ pub struct SolverConfig {
     /// one entry. Df-pn honours it; the other solvers key by the position itself, which reads
     /// the same entries whenever the position is its own canonical image.
     pub canonical_keys: bool,
+    /// Df-pn's move order remembers what won: at each node the move that last won after the
+    /// same opponent move (a counter move) goes first and the move that last won at the same
+    /// depth (a killer) second, before the knowledge's order. Values never depend on it.
+    pub reply_order: bool,
     /// Counters that the solves add to as they run, for another thread to read (a progress
     /// bar); `None` to count nothing.
     pub progress: Option<Arc<Progress>>,
@@ -266,6 +270,7 @@ impl Default for SolverConfig {
             threads: 1,
             parallel: Parallel::Auto,
             canonical_keys: true,
+            reply_order: true,
             progress: None,
         }
     }
