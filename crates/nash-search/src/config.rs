@@ -250,9 +250,9 @@ pub struct SolverConfig {
     /// one entry. Df-pn honours it; the other solvers key by the position itself, which reads
     /// the same entries whenever the position is its own canonical image.
     pub canonical_keys: bool,
-    /// Df-pn's move order remembers what won: at each node the move that last won after the
-    /// same opponent move (a counter move) goes first and the move that last won at the same
-    /// depth (a killer) second, before the knowledge's order. Values never depend on it.
+    /// Df-pn's move order remembers what won: at each node the two moves that last won after
+    /// the same opponent move (counter moves) go first and the move that last won at the same
+    /// depth (a killer) next, before the knowledge's order. Values never depend on it.
     pub reply_order: bool,
     /// Counters that the solves add to as they run, for another thread to read (a progress
     /// bar); `None` to count nothing.

@@ -66,17 +66,19 @@ fn look_dn(replies: usize, rank: usize) -> u32 {
 /// than it saved nodes (docs/solving.md).
 const LOOK_DEPTH: usize = 1;
 
-/// What won before, for the move order: by the opponent's last move, the move that last won
-/// after it (a counter move), and by depth, the move that last won a node there (a killer).
+/// What won before, for the move order: by the opponent's last move, the two moves that last
+/// won after it (counter moves), and by depth, the move that last won a node there (a killer).
 /// Hex's answers are local and repeat: the reply that refuted an intrusion in one line often
 /// refutes it in the next, and the same winning move often serves the siblings of a node.
-/// The knowledge's order is kept but for these two moves, which go first and second; on the
-/// 49 7x7 openings this saves an eighth of the nodes, on the empty 8x8 board a fifth
-/// (docs/solving.md, "Counter moves and killers").
+/// The knowledge's order is kept but for these moves, which go first (the counter moves, the
+/// latest first) and then the killer; on the empty 8x8 board and its openings this saves a
+/// fifth to a quarter of the nodes (docs/solving.md, "Counter moves and killers").
 #[derive(Debug)]
 struct Replies {
     /// `[colour][bit of the opponent's last move]`: the mover's last winning reply to it.
     counter: Vec<u16>,
+    /// The same slots: the winning reply before the last, when it differs.
+    counter2: Vec<u16>,
     /// By depth: the last winning move at that depth.
     killer: Vec<u16>,
     /// By depth: the move searched from the node at that depth (so a node knows the move that
@@ -89,31 +91,38 @@ impl Replies {
     fn new(bits: usize, depths: usize) -> Replies {
         Replies {
             counter: vec![NO_MOVE; 2 * bits],
+            counter2: vec![NO_MOVE; 2 * bits],
             killer: vec![NO_MOVE; depths],
             path: vec![NO_MOVE; depths],
             bits,
         }
     }
 
-    /// Moves the counter move to the front of `order` and the killer to second place, where
-    /// they are among the moves; returns the node's counter-move slot, for [`Replies::won`].
+    /// Moves the counter moves to the front of `order` and the killer after them (second at
+    /// the earliest), where they are among the moves; returns the node's counter-move slot,
+    /// for [`Replies::won`].
     fn promote<B: BitSet>(&self, depth: usize, me: Color, order: &mut [Cell]) -> Option<usize> {
         let last = depth.checked_sub(1).map(|d| self.path[d]).filter(|&b| b != NO_MOVE);
         let slot = last.map(|b| me as usize * self.bits + usize::from(b));
-        let place = |order: &mut [Cell], bit: u16, at: usize| {
+        // Puts `bit` at `at` (unless it is already before it) and moves `at` past it.
+        let place = |order: &mut [Cell], bit: u16, at: &mut usize| {
             if bit == NO_MOVE {
                 return;
             }
             if let Some(i) = order.iter().position(|&c| B::bit_of(c) == usize::from(bit)) {
-                if i > at {
-                    order[at..=i].rotate_right(1);
+                if i >= *at {
+                    order[*at..=i].rotate_right(1);
+                    *at += 1;
                 }
             }
         };
+        let mut at = 0;
         if let Some(s) = slot {
-            place(order, self.counter[s], 0);
+            place(order, self.counter[s], &mut at);
+            place(order, self.counter2[s], &mut at);
         }
-        place(order, self.killer[depth], 1);
+        at = at.max(1);
+        place(order, self.killer[depth], &mut at);
         slot
     }
 
@@ -121,7 +130,10 @@ impl Replies {
     fn won(&mut self, depth: usize, slot: Option<usize>, bit: u16) {
         self.killer[depth] = bit;
         if let Some(s) = slot {
-            self.counter[s] = bit;
+            if self.counter[s] != bit {
+                self.counter2[s] = self.counter[s];
+                self.counter[s] = bit;
+            }
         }
     }
 }
