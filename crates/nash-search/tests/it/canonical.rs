@@ -100,8 +100,9 @@ fn keys_of_images_and_children_agree() {
 
 /// A position whose images are reached in its own search (a centre opening: its rotation by
 /// 180 degrees is itself) needs fewer nodes with canonical keys, for the same value; one
-/// thread, so node counts are exact, and without the reply order. Measured: 7x7 d4 605 nodes against 1,115; 5x5 c3 with
-/// fill-in alone 97 against 173; the empty 4x4 board without knowledge 18,811 against 32,371.
+/// thread, so node counts are exact, and without the reply order. Measured: 7x7 d4 605 nodes
+/// against 1,115; 5x5 c3 with fill-in alone 97 against 173; the empty 4x4 board without
+/// knowledge 18,811 against 32,371.
 #[test]
 fn symmetric_positions_search_fewer_nodes() {
     let fill_in = Knowledge { vc: false, mustplay: false, ..Knowledge::default() };
