@@ -56,7 +56,12 @@ macro_rules! setting_names {
     };
 }
 
-setting_names!(Policy { Random => "random", Bridge => "bridge", Patterns => "patterns" });
+setting_names!(Policy {
+    Random => "random",
+    Bridge => "bridge",
+    Patterns => "patterns",
+    Reply => "reply",
+});
 setting_names!(Order { Circuit => "circuit", Patterns => "patterns", Both => "both" });
 setting_names!(Spread { Rank => "rank", Strength => "strength" });
 setting_names!(Parallel { Root => "root", Tree => "tree" });
@@ -200,7 +205,7 @@ impl Config {
         self.fpu =
             s.get_checked("fpu", self.fpu, "a value from 0 to 10", |v| (0.0..=10.0).contains(v))?;
         self.policy =
-            s.get("playout", self.policy, "a playout policy (random, bridge, patterns)")?;
+            s.get("playout", self.policy, "a playout policy (random, bridge, patterns, reply)")?;
         self.playouts = s
             .get_checked(
                 "playouts",
@@ -580,9 +585,9 @@ pub struct PlayoutStats {
     pub elapsed: std::time::Duration,
 }
 
-/// Runs `count` playouts of `policy` (`random`, `bridge` or `patterns`, the `playout` setting of the
-/// Monte Carlo players) from `pos` with random numbers from `seed`: their speed and how often
-/// the side to move wins, the figures of `cargo xtask bench play --playouts`.
+/// Runs `count` playouts of `policy` (`random`, `bridge`, `patterns` or `reply`, the `playout`
+/// setting of the Monte Carlo players) from `pos` with random numbers from `seed`: their speed
+/// and how often the side to move wins, the figures of `cargo xtask bench play --playouts`.
 pub fn playouts(
     pos: &AnyPosition,
     policy: &str,
@@ -592,7 +597,7 @@ pub fn playouts(
     let policy: Policy = policy.parse().map_err(|()| SpecError::BadValue {
         key: "playout".to_string(),
         value: policy.to_string(),
-        expected: "a playout policy (random, bridge, patterns)".to_string(),
+        expected: "a playout policy (random, bridge, patterns, reply)".to_string(),
     })?;
     let start = Instant::now();
     let wins = with_position!(pos, p => {
@@ -600,7 +605,7 @@ pub fn playouts(
         let mut rng = playout::Rng::new(seed);
         let me = p.to_move();
         (0..count)
-            .filter(|_| runner.run(p.black(), p.white(), me, &mut rng).winner == me)
+            .filter(|_| runner.run(p.black(), p.white(), me, None, &mut rng).winner == me)
             .count() as u64
     });
     Ok(PlayoutStats { playouts: count, wins, elapsed: start.elapsed() })

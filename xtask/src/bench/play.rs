@@ -76,7 +76,7 @@ fn playouts(args: &Args, count: u64) -> anyhow::Result<()> {
         let n = usize::from(size);
         let middle = positions(size, args.positions).context("building the positions")?;
         let sets = [("empty board", vec![AnyPosition::new(n, n)?]), ("middle game", middle)];
-        for policy in ["random", "bridge", "patterns"] {
+        for policy in ["random", "bridge", "patterns", "reply"] {
             for (from, set) in &sets {
                 let (mut rate, mut wins) = (Vec::new(), 0);
                 for pos in set {

@@ -54,6 +54,11 @@ pub(crate) enum Policy {
     /// weighs its ring's strength, every other empty cell 1, and a draw outside the
     /// neighbours is a uniformly random move.
     Patterns,
+    /// As bridge, and a move that saves no bridge is, when it can be, the last good reply to
+    /// the last move (Drake 2009; with forgetting, Baier and Drake 2010): the reply that the
+    /// winner of the latest playout with that move played to it, forgotten when the player
+    /// who played it lost.
+    Reply,
 }
 
 /// The end of a playout: the winner and each colour's stones on the full board.
@@ -77,6 +82,9 @@ pub(crate) struct Playouts<B: BitSet> {
     slot: Vec<u16>,
     /// The matcher and weights of the pattern playouts.
     patterns: Option<(Matcher<B>, &'static Weights)>,
+    /// The reply playouts' last good replies: per colour and previous move (bit index), the
+    /// reply's bit index plus one (0: none).
+    replies: Vec<u16>,
 }
 
 impl<B: BitSet> Playouts<B> {
@@ -90,14 +98,24 @@ impl<B: BitSet> Playouts<B> {
             slot: vec![0; if policy == Policy::Random { 0 } else { B::CAPACITY }],
             patterns: (policy == Policy::Patterns)
                 .then(|| (Matcher::new(geom), patterns::builtin())),
+            replies: vec![0; if policy == Policy::Reply { 2 * B::CAPACITY } else { 0 }],
         }
     }
 
     /// Fills the empty cells of the position with `black` and `white` stones, `to_move` first.
-    pub(crate) fn run(&mut self, black: B, white: B, to_move: Color, rng: &mut Rng) -> Filled<B> {
+    /// `last` is the move that led to the position, if known (the reply playouts answer it).
+    pub(crate) fn run(
+        &mut self,
+        black: B,
+        white: B,
+        to_move: Color,
+        last: Option<usize>,
+        rng: &mut Rng,
+    ) -> Filled<B> {
         match self.policy {
             Policy::Random => self.random(black, white, to_move, rng),
-            Policy::Bridge | Policy::Patterns => self.bridge(black, white, to_move, rng),
+            Policy::Bridge | Policy::Patterns => self.bridge(black, white, to_move, None, rng),
+            Policy::Reply => self.bridge(black, white, to_move, last, rng),
         }
     }
 
@@ -124,7 +142,14 @@ impl<B: BitSet> Playouts<B> {
 
     /// A fill move by move in a random order, where a move into a bridge of the player to move
     /// next is answered at once in the bridge's other cell.
-    fn bridge(&mut self, black: B, white: B, to_move: Color, rng: &mut Rng) -> Filled<B> {
+    fn bridge(
+        &mut self,
+        black: B,
+        white: B,
+        to_move: Color,
+        before: Option<usize>,
+        rng: &mut Rng,
+    ) -> Filled<B> {
         let geom = self.geom;
         let empty = geom.cells() - black - white;
         self.cells.clear();
@@ -136,7 +161,7 @@ impl<B: BitSet> Playouts<B> {
         let mut stones = [black, white];
         let mut free = empty;
         let mut mover = to_move;
-        let mut last: Option<usize> = None;
+        let mut last = before;
         for i in 0..n {
             let me = mover.index();
             let answer = last.and_then(|x| {
@@ -155,6 +180,10 @@ impl<B: BitSet> Playouts<B> {
                 (None, Some((m, w)), Some(x)) => {
                     local_reply(m, w, geom, stones, mover, x, free, rng)
                 }
+                (None, None, Some(x)) if !self.replies.is_empty() => {
+                    let r = usize::from(self.replies[me * B::CAPACITY + x]);
+                    (r > 0 && free.has_bit(r - 1)).then(|| r - 1)
+                }
                 (a, _, _) => a,
             };
             let j = match answer {
@@ -172,6 +201,26 @@ impl<B: BitSet> Playouts<B> {
             mover = !mover;
         }
         let winner = geom.full_board_winner(stones[0]);
+        if !self.replies.is_empty() {
+            // The winner's replies are remembered, the loser's forgotten.
+            for i in 0..n {
+                let who = if i % 2 == 0 { to_move } else { !to_move };
+                let prev = match i {
+                    0 => match before {
+                        Some(b) => b,
+                        None => continue,
+                    },
+                    _ => usize::from(self.cells[i - 1]),
+                };
+                let mv = self.cells[i] + 1;
+                let slot = &mut self.replies[who.index() * B::CAPACITY + prev];
+                if who == winner {
+                    *slot = mv;
+                } else if *slot == mv {
+                    *slot = 0;
+                }
+            }
+        }
         Filled { winner, black: stones[0] - black, white: stones[1] - white }
     }
 }
@@ -214,4 +263,40 @@ fn local_reply<B: BitSet>(
         u -= g;
     }
     None
+}
+
+#[cfg(test)]
+mod tests {
+    use nash_board::Bitboard;
+
+    use super::*;
+
+    /// After one reply playout from the empty board, the table holds every reply the winner
+    /// played (to the move before it, the first move answering `before`) and nothing of the
+    /// loser's; a second runner with the same seed plays the same playouts.
+    #[test]
+    fn reply_playouts_remember_the_winners_replies() {
+        let geom = Geometry::<Bitboard>::get(5, 5).unwrap();
+        let mut p = Playouts::new(geom, Policy::Reply);
+        let mut rng = Rng::new(7);
+        let before = Some(12);
+        let f = p.run(Bitboard::EMPTY, Bitboard::EMPTY, Color::Black, before, &mut rng);
+        let moves: Vec<usize> = p.cells.iter().map(|&c| usize::from(c)).collect();
+        let mut want = vec![0u16; 2 * Bitboard::CAPACITY];
+        for (i, &mv) in moves.iter().enumerate() {
+            let who = if i % 2 == 0 { Color::Black } else { Color::White };
+            let prev = if i == 0 { 12 } else { moves[i - 1] };
+            if who == f.winner {
+                want[who.index() * Bitboard::CAPACITY + prev] = mv as u16 + 1;
+            }
+        }
+        assert_eq!(p.replies, want);
+        let (mut q, mut rng2) = (Playouts::new(geom, Policy::Reply), Rng::new(7));
+        q.run(Bitboard::EMPTY, Bitboard::EMPTY, Color::Black, before, &mut rng2);
+        for _ in 0..100 {
+            let a = p.run(Bitboard::EMPTY, Bitboard::EMPTY, Color::White, None, &mut rng);
+            let b = q.run(Bitboard::EMPTY, Bitboard::EMPTY, Color::White, None, &mut rng2);
+            assert_eq!((a.winner, a.black, a.white), (b.winner, b.black, b.white));
+        }
+    }
 }

@@ -666,7 +666,8 @@ impl<B: BitSet> Worker<B> {
                 let empty = !(black | white);
                 let b = fill_black & empty;
                 let w = fill_white & empty & !b;
-                break self.playouts.run(black | b, white | w, pos.to_move(), &mut self.rng);
+                let last = (depth > 0).then(|| n.bit());
+                break self.playouts.run(black | b, white | w, pos.to_move(), last, &mut self.rng);
             }
             if cfg.know > 0
                 && self.analyser.is_some()

@@ -22,6 +22,8 @@ const PLAYOUT_SHARES: &[(usize, &str, Color, &str, f64, f64)] = &[
     (3, "b1 a1 b2 a2 b3", Color::White, "bridge", 0.0, 0.0),
     (3, "b1 a1 b2 a2 b3", Color::White, "patterns", 0.0, 0.0),
     (1, "", Color::Black, "patterns", 1.0, 0.0),
+    (3, "b1 a1 b2 a2 b3", Color::White, "reply", 0.0, 0.0),
+    (1, "", Color::Black, "reply", 1.0, 0.0),
 ];
 
 #[test]
@@ -45,8 +47,8 @@ fn bridge_playouts_save_every_bridge() {
     // round, so Black always connects; random playouts sometimes give White both.
     let pos = position(3, "b1 c1 a3 c2");
     let random = playouts(&pos, "random", 5_000, 1).unwrap();
-    // Pattern playouts save bridges first.
-    for policy in ["bridge", "patterns"] {
+    // Pattern and reply playouts save bridges first.
+    for policy in ["bridge", "patterns", "reply"] {
         let bridge = playouts(&pos, policy, 5_000, 1).unwrap();
         assert_eq!(bridge.wins, bridge.playouts, "{policy} playouts lost a bridge");
     }
