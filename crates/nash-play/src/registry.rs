@@ -82,7 +82,8 @@ pub fn players() -> &'static [PlayerInfo] {
         PlayerInfo {
             name: "best",
             about: "the strongest Monte Carlo search: RAVE, fill-in, inferior cells, mustplay, \
-                    virtual connections, solved nodes, priors, subtree reuse (mcts's settings)",
+                    virtual connections, solved nodes, priors, the circuit's evaluation, \
+                    widening, reply playouts, subtree reuse (mcts's settings)",
         },
         PlayerInfo {
             name: "alphabeta",
@@ -137,13 +138,16 @@ fn mcts_defaults(name: &str) -> Option<MctsConfig> {
         "amaf" => amaf("amaf"),
         "amaf-bridge" => MctsConfig { policy: Policy::Bridge, ..amaf("amaf-bridge") },
         "best" => MctsConfig {
-            policy: Policy::Bridge,
+            policy: Policy::Reply,
             expand: 10,
             know: 50,
             fill_in: true,
             mustplay: true,
             vc: true,
             prior: 20.0,
+            value: 0.3,
+            vscale: 3.0,
+            widen: 5,
             reuse: true,
             solve: 0,
             ..amaf("best")

@@ -257,6 +257,6 @@ fn widening_holds_back_the_lower_ranked_moves() {
     let budget = MoveBudget { playouts: Some(60), ..MoveBudget::default() };
     let narrow = build("best:widen=1,solve=0").unwrap().choose(&pos, &budget);
     assert_eq!(narrow.scores.len(), 1, "{:?}", narrow.scores);
-    let wide = build("best:solve=0").unwrap().choose(&pos, &budget);
+    let wide = build("best:widen=0,solve=0").unwrap().choose(&pos, &budget);
     assert!(wide.scores.len() > 5, "{:?}", wide.scores);
 }
