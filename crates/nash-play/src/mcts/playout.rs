@@ -181,7 +181,7 @@ impl<B: BitSet> Playouts<B> {
                     local_reply(m, w, geom, stones, mover, x, free, rng)
                 }
                 (None, None, Some(x)) if !self.replies.is_empty() => {
-                    let r = usize::from(self.replies[me * B::CAPACITY + x]);
+                    let r = usize::from(self.replies[reply_slot::<B>(mover, x)]);
                     (r > 0 && free.has_bit(r - 1)).then(|| r - 1)
                 }
                 (a, _, _) => a,
@@ -203,26 +203,28 @@ impl<B: BitSet> Playouts<B> {
         let winner = geom.full_board_winner(stones[0]);
         if !self.replies.is_empty() {
             // The winner's replies are remembered, the loser's forgotten.
-            for i in 0..n {
-                let who = if i % 2 == 0 { to_move } else { !to_move };
-                let prev = match i {
-                    0 => match before {
-                        Some(b) => b,
-                        None => continue,
-                    },
-                    _ => usize::from(self.cells[i - 1]),
-                };
-                let mv = self.cells[i] + 1;
-                let slot = &mut self.replies[who.index() * B::CAPACITY + prev];
-                if who == winner {
-                    *slot = mv;
-                } else if *slot == mv {
-                    *slot = 0;
+            let (mut prev, mut who) = (before, to_move);
+            for &mv in &self.cells[..n] {
+                if let Some(p) = prev {
+                    let slot = &mut self.replies[reply_slot::<B>(who, p)];
+                    if who == winner {
+                        *slot = mv + 1;
+                    } else if *slot == mv + 1 {
+                        *slot = 0;
+                    }
                 }
+                prev = Some(usize::from(mv));
+                who = !who;
             }
         }
         Filled { winner, black: stones[0] - black, white: stones[1] - white }
     }
+}
+
+/// The reply table's slot of `mover`'s answer to the move on bit `prev`.
+#[inline]
+fn reply_slot<B: BitSet>(mover: Color, prev: usize) -> usize {
+    mover.index() * B::CAPACITY + prev
 }
 
 /// A move near the last one, `x`, for `mover` (the pattern playouts): each empty neighbour of
