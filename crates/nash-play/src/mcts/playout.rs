@@ -289,7 +289,7 @@ mod tests {
             let who = if i % 2 == 0 { Color::Black } else { Color::White };
             let prev = if i == 0 { 12 } else { moves[i - 1] };
             if who == f.winner {
-                want[who.index() * Bitboard::CAPACITY + prev] = mv as u16 + 1;
+                want[reply_slot::<Bitboard>(who, prev)] = mv as u16 + 1;
             }
         }
         assert_eq!(p.replies, want);
