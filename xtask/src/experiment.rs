@@ -9,8 +9,9 @@
 //! - `ews`: Chen 2025 s.5.11, negamax against EWS (and df-pn) on the 50 three-move 6x6
 //!   positions of testdata/hsearch-table-5.1.txt.
 //! - `horrell`: Horrell et al. Table 1, the round robin of minimax, beam, MCTS, AMAF and
-//!   AMAF-bridge on 9x9 (the Monte Carlo players at `--playouts` a move), both colours of the
-//!   west-edge openings `a2` to `a8`, beside the paper's win rates.
+//!   AMAF-bridge on 9x9 (the Monte Carlo players at `--playouts` a move), both colours of each
+//!   opening of `--openings` (the west edge `a2` to `a8` unless told), beside the paper's win
+//!   rates.
 //! - `horrell-fig2`, `horrell-fig3`, `horrell-fig4`: Horrell et al.'s Figures 2 to 4, plain UCT
 //!   against minimax-bridge as the exploration constant, playouts a move and board size vary
 //!   (`experiment/figures.rs`), written as JSON and SVG into `docs/horrell/`.
@@ -43,6 +44,11 @@ pub struct Args {
     /// Playouts a move of the Monte Carlo players (`horrell`).
     #[arg(long, default_value_t = 5000, value_parser = clap::value_parser!(u64).range(1..=10_000_000))]
     playouts: u64,
+    /// The openings of the `horrell` round robin, as the tournament's `--openings`:
+    /// `west-edge` (`a2` to `a8`, 14 games a pairing), `balanced` (the 20 balanced 9x9
+    /// openings, 40 games a pairing), `none` (the empty board) or a list of cells.
+    #[arg(long, default_value = "west-edge")]
+    openings: String,
     /// Games a point of the Horrell et al. figures (resumed: games already in the results
     /// file count).
     #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u32).range(1..=10_000))]
@@ -323,16 +329,19 @@ const HORRELL: [(&str, [Option<f64>; 5]); 5] = [
     ("amaf-bridge", [Some(0.55), Some(0.50), Some(0.65), Some(0.10), None]),
 ];
 
-/// One game on a `size` board opened by Black's `opening`: whether `black` won.
+/// One game on a `size` board opened by Black's `opening` (from the empty board without one):
+/// whether `black` won.
 fn horrell_game(
     size: usize,
-    opening: nash_board::Cell,
+    opening: Option<nash_board::Cell>,
     black: &str,
     white: &str,
 ) -> anyhow::Result<bool> {
     use nash_board::{with_position, AnyPosition, Color, Move};
     let mut pos = AnyPosition::new(size, size)?;
-    with_position!(&mut pos, p => p.play(opening))?;
+    if let Some(o) = opening {
+        with_position!(&mut pos, p => p.play(o))?;
+    }
     let mut players = [nash_play::build(black)?, nash_play::build(white)?];
     let budget = nash_play::MoveBudget::default();
     loop {
@@ -354,9 +363,9 @@ fn horrell(args: &Args) -> anyhow::Result<()> {
         "minimax" | "beam" => name.to_owned(),
         _ => format!("{name}:playouts={}", args.playouts),
     };
-    // The west edge, as the tournament's `--openings west-edge`: the set this experiment was
-    // first measured on, kept when the tournament's 9x9 default became another.
-    let openings = crate::tournament::west_edge(SIZE);
+    // The west edge by default: the set this experiment was first measured on, kept when the
+    // tournament's 9x9 default became another.
+    let openings = crate::tournament::openings(&args.openings, SIZE)?;
     args.solves(HORRELL.len() * (HORRELL.len() - 1) / 2 * openings.len() * 2);
     let n = HORRELL.len();
     let mut wins = vec![vec![0u32; n]; n];

@@ -319,7 +319,7 @@ fn engine_specs(args: &Args) -> anyhow::Result<Vec<EngineSpec>> {
 }
 
 /// The openings of `--openings` on an `n`×`n` board.
-fn openings(text: &str, n: usize) -> anyhow::Result<Vec<Option<Cell>>> {
+pub(crate) fn openings(text: &str, n: usize) -> anyhow::Result<Vec<Option<Cell>>> {
     let cell = |col: usize, row: usize| Cell::new(col as u8, row as u8).expect("on the board");
     Ok(match text {
         "balanced" if n == 9 => balanced_9x9()?.into_iter().map(Some).collect(),
@@ -354,7 +354,7 @@ fn openings(text: &str, n: usize) -> anyhow::Result<Vec<Option<Cell>>> {
 
 /// The cells of White's west edge without its corners, `a2` to `a(n-1)`, on an `n`×`n` board
 /// (`n` at least 3).
-pub(crate) fn west_edge(n: usize) -> Vec<Cell> {
+fn west_edge(n: usize) -> Vec<Cell> {
     (1..n - 1).map(|row| Cell::at(0, row as u8)).collect()
 }
 

@@ -147,9 +147,9 @@ pub fn run(
             let (opening, black, seed) = game(p.games, p.size);
             let me = format!("{},seed={seed}", p.player);
             let won = if black {
-                super::horrell_game(p.size, opening, &me, &p.opponent)?
+                super::horrell_game(p.size, Some(opening), &me, &p.opponent)?
             } else {
-                !super::horrell_game(p.size, opening, &p.opponent, &me)?
+                !super::horrell_game(p.size, Some(opening), &p.opponent, &me)?
             };
             let p = &mut res.points[k];
             p.games += 1;
