@@ -36,7 +36,8 @@ pub(crate) fn cell_arg<B: BitSet>(pos: &Position<B>, arg: &str) -> Result<Cell, 
 /// `vc-between-cells`: `color`'s connections between the groups or cells `x` and `y` (H-search
 /// with the solver's setting on the position as it is), one a line after an empty first line,
 /// as HexGui's `vc` display reads them: `COLOUR FROM TO full|semi SOURCE [ CARRIER ] [ ]`,
-/// a semi connection followed by its key. Full connections come first.
+/// a semi connection followed by its key. Full connections come first, then semis, each kind
+/// smallest carrier first (a fixed order, whatever order H-search found them in).
 pub(crate) fn vc_between<B: BitSet>(
     pos: &Position<B>,
     color: Color,
@@ -49,7 +50,15 @@ pub(crate) fn vc_between<B: BitSet>(
     vc.build(pos);
     let name = if color == Color::Black { "black" } else { "white" };
     let mut out = String::from("\n");
-    for c in vc.connections(color, x, y) {
+    let mut list: Vec<_> = vc.connections(color, x, y).collect();
+    list.sort_by_key(|c| {
+        let key = match c.kind {
+            ConnectionKind::Full => None,
+            ConnectionKind::Semi { key } => Some(B::bit_of(key)),
+        };
+        (key.is_some(), c.carrier.len(), c.carrier, key)
+    });
+    for c in list {
         let (kind, key) = match c.kind {
             ConnectionKind::Full => ("full", None),
             ConnectionKind::Semi { key } => ("semi", Some(key)),

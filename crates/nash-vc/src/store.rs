@@ -55,12 +55,13 @@ struct Span {
 /// a carrier in the list is a subset of `carrier` (the new one is not minimal); else the list's
 /// new length, the carriers that contain `carrier` dropped and the rest moved to the front in
 /// order. `moved(w, r)` is told of each move from `r` to `w`, so that a parallel arena (the
-/// semis' keys) follows.
+/// semis' keys) follows, and `dropped(r)` of each carrier dropped from `r`.
 #[inline]
 fn drop_supersets<B: BitSet>(
     list: &mut [B],
     carrier: B,
     mut moved: impl FnMut(usize, usize),
+    mut dropped: impl FnMut(usize),
 ) -> Option<usize> {
     let mut w = 0;
     for r in 0..list.len() {
@@ -75,6 +76,8 @@ fn drop_supersets<B: BitSet>(
                 moved(w, r);
             }
             w += 1;
+        } else {
+            dropped(r);
         }
     }
     Some(w)
@@ -92,6 +95,12 @@ impl Span {
 struct PairLists {
     fulls: Span,
     semis: Span,
+    /// How many of the full carriers, from the front of the list, the rules have combined
+    /// already. The queue is first in, first out and a list only ever appends and closes
+    /// gaps in order, so the combined ones are always the first ones; the AND rule pairs a new
+    /// full only with those, and every two fulls are combined once, when the later of the two
+    /// comes out of the queue (semi-naive evaluation).
+    fulls_done: u32,
 }
 
 /// A connection waiting for the rules to combine it with the rest.
@@ -153,6 +162,10 @@ pub(crate) struct Store<B: BitSet> {
     touched: Vec<u32>,
     is_touched: Vec<bool>,
     queue: Vec<Work<B>>,
+    /// Pairs whose semis changed since their last OR pass, first in first out, when the OR
+    /// rule runs once per pair ([`Store::batch_or`]); `or_queued` marks them per pair index.
+    or_pairs: Vec<u32>,
+    or_queued: Vec<bool>,
     or_buf: Vec<B>,
     or_out: Vec<B>,
     or_relaxed: Vec<B>,
@@ -236,6 +249,8 @@ impl<B: BitSet> Store<B> {
             touched: Vec::new(),
             is_touched: Vec::new(),
             queue: Vec::new(),
+            or_pairs: Vec::new(),
+            or_queued: Vec::new(),
             or_buf: Vec::new(),
             or_out: Vec::new(),
             or_relaxed: Vec::new(),
@@ -332,6 +347,9 @@ impl<B: BitSet> Store<B> {
         self.lists.resize(pairs, PairLists::default());
         self.is_touched.clear();
         self.is_touched.resize(pairs, false);
+        self.or_queued.clear();
+        self.or_queued.resize(pairs, false);
+        self.or_pairs.clear();
         self.touched.clear();
         self.clear_arenas();
     }
@@ -428,10 +446,12 @@ impl<B: BitSet> Store<B> {
         span.len += 1;
     }
 
-    /// Keeps the full carriers of pair `p` for which `keep` holds, in order.
+    /// Keeps the full carriers of pair `p` for which `keep` holds, in order. Only between
+    /// runs of the rules, when every full has been combined.
     #[inline]
     fn retain_fulls(&mut self, p: usize, mut keep: impl FnMut(B) -> bool) {
-        let span = &mut self.lists[p].fulls;
+        let lists = &mut self.lists[p];
+        let span = &mut lists.fulls;
         let base = span.off as usize;
         let mut w = 0;
         for r in 0..span.len as usize {
@@ -442,6 +462,7 @@ impl<B: BitSet> Store<B> {
             }
         }
         span.len = w as u32;
+        lists.fulls_done = w as u32;
     }
 
     /// Keeps the semis of pair `p` for which `keep` holds, in order.
@@ -511,6 +532,8 @@ impl<B: BitSet> Store<B> {
             + cap(&self.touched)
             + cap(&self.is_touched)
             + cap(&self.queue)
+            + cap(&self.or_pairs)
+            + cap(&self.or_queued)
             + cap(&self.or_buf)
             + cap(&self.or_out)
             + cap(&self.or_suffix)
@@ -667,6 +690,9 @@ impl<B: BitSet> Store<B> {
             self.lists.resize(src.lists.len(), PairLists::default());
             self.is_touched.clear();
             self.is_touched.resize(src.lists.len(), false);
+            self.or_queued.clear();
+            self.or_queued.resize(src.lists.len(), false);
+            self.or_pairs.clear();
             self.touched.clear();
         }
         self.forget_pairs();
@@ -714,6 +740,7 @@ impl<B: BitSet> Store<B> {
                 self.lists[p] = PairLists {
                     fulls: Span { off: f_off as u32, len: f_len, cap: f_len },
                     semis: Span { off: s_off as u32, len: s_len, cap: s_len },
+                    fulls_done: f_len,
                 };
                 self.is_touched[p] = true;
                 self.touched.push(p as u32);
@@ -845,6 +872,7 @@ impl<B: BitSet> Store<B> {
                 }
             }
             self.lists[p].fulls.len = wf as u32;
+            self.lists[p].fulls_done = wf as u32;
             self.lists[p].semis.len = ws as u32;
             if wf == 0 {
                 self.drop_nbr(true, a, b);
@@ -922,7 +950,13 @@ impl<B: BitSet> Store<B> {
         debug_assert!(a != b);
         debug_assert!(!carrier.has_bit(a) && !carrier.has_bit(b));
         let span = self.lists[p].fulls;
-        let Some(w) = drop_supersets(&mut self.full_arena[span.range()], carrier, |_, _| {}) else {
+        let done = self.lists[p].fulls_done as usize;
+        // The combined fulls that stay are those before `done` that are not dropped.
+        let mut done_dropped = 0;
+        let list = &mut self.full_arena[span.range()];
+        let Some(w) =
+            drop_supersets(list, carrier, |_, _| {}, |r| done_dropped += (r < done) as usize)
+        else {
             return false;
         };
         if self.config.lean_fulls && w == span.len as usize && w > 0 {
@@ -934,6 +968,7 @@ impl<B: BitSet> Store<B> {
                 return false;
             }
         }
+        self.lists[p].fulls_done = (done - done_dropped) as u32;
         self.lists[p].fulls.len = w as u32;
         if let Some(cap) = self.config.max_fulls {
             if w >= cap {
@@ -1002,9 +1037,8 @@ impl<B: BitSet> Store<B> {
             return false;
         }
         let keys = &mut self.key_arena[l.semis.range()];
-        let Some(w) = drop_supersets(&mut self.semi_arena[l.semis.range()], carrier, |w, r| {
-            keys[w] = keys[r];
-        }) else {
+        let semis = &mut self.semi_arena[l.semis.range()];
+        let Some(w) = drop_supersets(semis, carrier, |w, r| keys[w] = keys[r], |_| {}) else {
             return false;
         };
         self.lists[p].semis.len = w as u32;
@@ -1021,8 +1055,15 @@ impl<B: BitSet> Store<B> {
         self.touch(p);
         self.semi_nbrs[ia] |= B::from_bit(b);
         self.semi_nbrs[ib] |= B::from_bit(a);
-        let at = self.lists[p].semis.off + self.lists[p].semis.len - 1;
-        self.queue.push(Work { a: a as u16, b: b as u16, carrier, key: key as u16, at });
+        if self.batch_or() {
+            if !self.or_queued[p] {
+                self.or_queued[p] = true;
+                self.or_pairs.push(p as u32);
+            }
+        } else {
+            let at = self.lists[p].semis.off + self.lists[p].semis.len - 1;
+            self.queue.push(Work { a: a as u16, b: b as u16, carrier, key: key as u16, at });
+        }
         self.stats.added += 1;
         if self.config.early_stop && self.to_move && self.is_edge_pair(a, b) {
             self.stopped = true;

@@ -179,7 +179,7 @@ fn issue_24_the_analysis_displays_answer_in_hexgui_formats() {
         ("vc-between-cells b b3 e9", "? cell e9 is not on the 4x4 board"),
         ("vc-between-cells b b3 pass", "? expected a cell or an edge, got \"pass\""),
         // var: the loser's most stubborn defence, White first.
-        ("dfpn-get-pv w", "= a4 c3 b4 d3 c4 d4 b1 c2 c1 d1"),
+        ("dfpn-get-pv w", "= a4 c2 c1 c3 b4 d3 c4 d4 d1 a2 a1 b1 b2 a3"),
         // pspairs: a number on every empty cell.
         ("eval-twod b", "= a1 6 b1 5 c1 4 d1 5 a2 5 b2 4 c2 4 d2 6 a3 5 c3 5 d3 6 a4 4 b4 4 c4 5 d4 6"),
         ("param_player player alphabeta:depth=2", "= "),

@@ -41,10 +41,34 @@ impl<B: BitSet> Store<B> {
         }
     }
 
+    /// Whether the OR rule runs once per pair over all its semis, after the queued full
+    /// connections have been combined, instead of once per new semi: with the greedy OR rule
+    /// and without the semi AND rule, whose only use of a new semi is the OR rule.
+    #[inline]
+    pub(super) fn batch_or(&self) -> bool {
+        self.config.or_limit == OrLimit::Greedy && !self.config.semi_and
+    }
+
     /// Runs the rules on queued connections until none is left or the early stop fires.
     pub fn run(&mut self) {
         let mut head = 0;
-        while head < self.queue.len() && !self.stopped {
+        let mut or_head = 0;
+        loop {
+            if head >= self.queue.len() {
+                // The full connections are all combined: one OR pass for the next pair whose
+                // semis changed, which may queue new fulls.
+                if or_head >= self.or_pairs.len() || self.stopped {
+                    break;
+                }
+                let p = self.or_pairs[or_head] as usize;
+                or_head += 1;
+                self.or_queued[p] = false;
+                self.or_pass(p);
+                continue;
+            }
+            if self.stopped {
+                break;
+            }
             if head >= 1024 && 2 * head >= self.queue.len() {
                 // Forget what was done, so the queue stays as long as what waits.
                 self.queue.drain(..head);
@@ -59,9 +83,15 @@ impl<B: BitSet> Store<B> {
             let at = w.at as usize;
             if w.key == NO_KEY {
                 let span = self.lists[p].fulls;
-                let live = (span.range().contains(&at) && self.full_arena[at] == w.carrier)
-                    || self.full_list(p).contains(&w.carrier);
-                if live {
+                let found = if span.range().contains(&at) && self.full_arena[at] == w.carrier {
+                    Some(at - span.off as usize)
+                } else {
+                    self.full_list(p).iter().position(|&c| c == w.carrier)
+                };
+                if let Some(i) = found {
+                    // Every full before it in the list came out of the queue before it.
+                    let done = &mut self.lists[p].fulls_done;
+                    *done = (*done).max(i as u32 + 1);
                     self.full_rules(a, b, w.carrier);
                 }
             } else {
@@ -82,6 +112,10 @@ impl<B: BitSet> Store<B> {
             }
         }
         self.queue.clear();
+        for &p in &self.or_pairs[or_head..] {
+            self.or_queued[p as usize] = false;
+        }
+        self.or_pairs.clear();
     }
 
     /// The AND rule with a new full connection `(a, b, carrier)` as one operand.
@@ -159,11 +193,14 @@ impl<B: BitSet> Store<B> {
         let cap_o = self.captured(o);
         for z in zs.bits() {
             let iz = self.id(z);
-            let span = self.lists[self.pair_of_ids(im, iz)].fulls;
+            let l = self.lists[self.pair_of_ids(im, iz)];
             let q = self.pair_of_ids(io, iz);
             let cap = cap_o | self.captured(z);
             let mut checked = false;
-            for i in span.range() {
+            // Only the fulls already combined: a newer one meets this one when it comes out of
+            // the queue itself.
+            let start = l.fulls.off as usize;
+            for i in start..start + l.fulls_done as usize {
                 let other = self.full_arena[i];
                 self.stats.and_tries += 1;
                 if other.has_bit(o) || other.len() >= below {
@@ -311,6 +348,52 @@ impl<B: BitSet> Store<B> {
             r.or_members.clear();
             r.or_members.extend_from_slice(&self.or_buf);
             r.or_members.push(carrier);
+            r.origin = Origin::Or;
+        }
+        for i in 0..self.or_out.len() {
+            let u = self.or_out[i];
+            self.add_full_at(p, a, b, ia, ib, u);
+            if self.stopped {
+                return;
+            }
+        }
+    }
+
+    /// The greedy OR rule over every semi of pair `p` (see [`Store::batch_or`]): what
+    /// [`Store::or_rule`] does for one new semi, done once for all that came since the last pass.
+    fn or_pass(&mut self, p: usize) {
+        let (a, b) = self.ends_of(p);
+        let (ia, ib) = (self.id(a), self.id(b));
+        self.or_buf.clear();
+        let mut all = B::AREA;
+        for &s in &self.semi_arena[self.lists[p].semis.range()] {
+            self.or_buf.push(s);
+            all &= s;
+        }
+        if self.or_buf.is_empty() {
+            return;
+        }
+        let cap = self.captured(a) | self.captured(b);
+        self.or_out.clear();
+        if !cap.is_empty() {
+            for i in 0..self.or_buf.len() {
+                let c = self.or_buf[i];
+                if c.is_subset(cap) {
+                    push_minimal(&mut self.or_out, c | cap);
+                }
+            }
+        }
+        let plain = all.is_empty();
+        let relaxed = !cap.is_empty() && all.is_subset(cap);
+        if plain || relaxed {
+            self.or_greedy(p, cap);
+        }
+        if self.or_out.is_empty() {
+            return;
+        }
+        if let Some(r) = self.recorder.as_deref_mut() {
+            r.or_members.clear();
+            r.or_members.extend_from_slice(&self.or_buf);
             r.origin = Origin::Or;
         }
         for i in 0..self.or_out.len() {
