@@ -301,6 +301,10 @@ pub(crate) fn certificate_in<B: BitSet>(
         h.or_limit = or5.or_limit;
         h.or_budget = h.or_budget.or(or5.or_budget);
     }
+    // Likewise the order in which semi-naive evaluation finds connections differs between a
+    // set derived from its parent's and one built from scratch, which with the caps and the OR
+    // budget changes the set: the re-solves pair every new full with every stored one.
+    step.knowledge.hsearch.semi_naive = false;
     // The reply order remembers what won in earlier re-solves, which a resumed build skips
     // (their answers come from its journal): off, so that it writes the same certificate.
     step.reply_order = false;

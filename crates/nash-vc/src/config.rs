@@ -76,6 +76,11 @@ pub struct HSearchConfig {
     /// Also derive a semi from a full and a semi that meet at a stone group or edge (the AND rule
     /// with one semi operand, as Benzene's builder does). Off in the seeds' rule set.
     pub semi_and: bool,
+    /// Semi-naive evaluation: the AND rule pairs a full connection that leaves the work queue
+    /// only with the fulls that left it before, so every two meet once. The closure is the
+    /// same as without it; the order in which connections are found is not, and with caps or
+    /// an OR budget neither is the result (docs/vc.md, "The rules").
+    pub semi_naive: bool,
     /// At most this many OR-combination steps per new semi (a safety valve for the unlimited OR
     /// rule on big boards); `None` for no limit.
     pub or_budget: Option<u32>,
@@ -101,6 +106,7 @@ impl Default for HSearchConfig {
             max_fulls: Some(32),
             max_semis: Some(64),
             semi_and: true,
+            semi_naive: true,
             or_budget: Some(4096),
         }
     }
@@ -123,6 +129,7 @@ impl HSearchConfig {
             max_fulls: None,
             max_semis: None,
             semi_and: false,
+            semi_naive: true,
             or_budget: None,
         }
     }
@@ -201,6 +208,8 @@ impl HSearchConfig {
             ("no-area", None) => self.area_limit = false,
             ("semi-and", None) => self.semi_and = true,
             ("no-semi-and", None) => self.semi_and = false,
+            ("semi-naive", None) => self.semi_naive = true,
+            ("no-semi-naive", None) => self.semi_naive = false,
             ("max-fulls", v) => self.max_fulls = cap(v)?,
             ("max-semis", v) => self.max_semis = cap(v)?,
             ("or-budget", v) => self.or_budget = cap(v)?.map(|n| n.min(u32::MAX as usize) as u32),
@@ -214,7 +223,7 @@ impl HSearchConfig {
 #[derive(Clone, PartialEq, Eq, Debug, thiserror::Error)]
 #[error(
     "unknown H-search variant {0:?}: expected default, base, fast, exact, or=K, or=unlimited, or=greedy, or2, or3, \
-     [no-]border, border-local=K, [no-]captured, [no-]ladders, ladders=K, [no-]lean-fulls, [no-]early-stop, [no-]optimization, [no-]area, [no-]semi-and, max-fulls=N, \
+     [no-]border, border-local=K, [no-]captured, [no-]ladders, ladders=K, [no-]lean-fulls, [no-]early-stop, [no-]optimization, [no-]area, [no-]semi-and, [no-]semi-naive, max-fulls=N, \
      max-semis=N, or-budget=N"
 )]
 pub struct VariantError(pub String);
@@ -243,14 +252,15 @@ impl fmt::Display for HSearchConfig {
         let flag = |b: bool, name: &str| if b { name.to_string() } else { format!("no-{name}") };
         write!(
             f,
-            ",{},{},{},{},{},{},{}",
+            ",{},{},{},{},{},{},{},{}",
             flag(self.border_midpoint, "border"),
             flag(self.captured_sets, "captured"),
             flag(self.lean_fulls, "lean-fulls"),
             flag(self.early_stop, "early-stop"),
             flag(self.optimization, "optimization"),
             flag(self.area_limit, "area"),
-            flag(self.semi_and, "semi-and")
+            flag(self.semi_and, "semi-and"),
+            flag(self.semi_naive, "semi-naive")
         )?;
         let num = |n: Option<usize>| n.map_or("none".to_string(), |n| n.to_string());
         write!(

@@ -19,7 +19,6 @@
 //! let mut vc = VcBuilder::new(HSearchConfig::default());
 //! vc.build(&pos);
 //! assert!(vc.opponent_won().is_some());
-//! assert!(vc.mustplay().is_empty());
 //! ```
 
 mod area;

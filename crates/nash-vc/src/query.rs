@@ -92,17 +92,12 @@ impl<B: BitSet> VcBuilder<B> {
 
     /// The mustplay of the player to move (Chen 2025 Definition 7): the intersection of the
     /// carriers of the opponent's edge-to-edge connections, semi (keys included) and full; every
-    /// empty cell if there are none. A move outside it loses. When the opponent already has a
-    /// full one every move loses, and the mustplay is empty (whichever semis a set stopped
-    /// early at that full holds).
+    /// empty cell if there are none. A move outside it loses.
     pub fn mustplay(&self) -> B {
         let Some(geom) = self.geom else { return B::EMPTY };
         let c = !self.to_move;
         let store = &self.stores[c.index()];
         let (a, b) = self.ends(c);
-        if !store.fulls(a, b).is_empty() {
-            return B::EMPTY;
-        }
         let mut m = geom.cells() - self.stones[0] - self.stones[1];
         for s in store.semis(a, b).iter() {
             m &= s.carrier;

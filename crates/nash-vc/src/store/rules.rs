@@ -198,12 +198,16 @@ impl<B: BitSet> Store<B> {
             let cap = cap_o | self.captured(z);
             let mut checked = false;
             // Only the fulls already combined: a newer one meets this one when it comes out of
-            // the queue itself.
+            // the queue itself (`semi_naive`; without it, every stored full).
             let start = l.fulls.off as usize;
-            for i in start..start + l.fulls_done as usize {
+            let n = if self.config.semi_naive { l.fulls_done } else { l.fulls.len };
+            for i in start..start + n as usize {
                 let other = self.full_arena[i];
                 self.stats.and_tries += 1;
-                if other.has_bit(o) || other.len() >= below {
+                // `below` is a bound only between small connections (`border_local`); the
+                // test skips counting the carrier's cells (no popcount instruction on the
+                // baseline target) when it is not.
+                if other.has_bit(o) || (below != usize::MAX && other.len() >= below) {
                     continue;
                 }
                 // Carriers may overlap only inside the ends' captured sets, which then join.

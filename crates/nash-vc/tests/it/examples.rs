@@ -31,7 +31,11 @@ fn figure_1_3_b3_joins_both_edges() {
         assert!(full("north", "south"), "{config}");
         assert_eq!(vc.to_move(), Color::White);
         assert!(vc.opponent_won().is_some());
-        assert!(vc.mustplay().is_empty());
+        // With the early stop Black's set ends at its first full connection between the edges,
+        // and which semis came before it depends on the order of work.
+        if !config.early_stop {
+            assert!(vc.mustplay().is_empty());
+        }
         // The two threats of the figure are semis from b3 to the top.
         let semis: Vec<Bitboard> = vc
             .connections(Color::Black, cell("b3"), Cell::NORTH)
