@@ -345,15 +345,22 @@ impl<B: BitSet> Store<B> {
             }
             self.stats.or_steps += start - budget;
         }
+        self.add_or_fulls(p, a, b, Some(carrier));
+    }
+
+    /// Adds the fulls in `or_out`, which the OR rule made from the semis in `or_buf` (and
+    /// `newest`, the new semi when it is not among them), to pair `p` of ends `a` and `b`.
+    fn add_or_fulls(&mut self, p: usize, a: usize, b: usize, newest: Option<B>) {
         if self.or_out.is_empty() {
             return;
         }
         if let Some(r) = self.recorder.as_deref_mut() {
             r.or_members.clear();
             r.or_members.extend_from_slice(&self.or_buf);
-            r.or_members.push(carrier);
+            r.or_members.extend(newest);
             r.origin = Origin::Or;
         }
+        let (ia, ib) = (self.id(a), self.id(b));
         for i in 0..self.or_out.len() {
             let u = self.or_out[i];
             self.add_full_at(p, a, b, ia, ib, u);
@@ -367,7 +374,6 @@ impl<B: BitSet> Store<B> {
     /// [`Store::or_rule`] does for one new semi, done once for all that came since the last pass.
     fn or_pass(&mut self, p: usize) {
         let (a, b) = self.ends_of(p);
-        let (ia, ib) = (self.id(a), self.id(b));
         self.or_buf.clear();
         let mut all = B::AREA;
         for &s in &self.semi_arena[self.lists[p].semis.range()] {
@@ -392,21 +398,7 @@ impl<B: BitSet> Store<B> {
         if plain || relaxed {
             self.or_greedy(p, cap);
         }
-        if self.or_out.is_empty() {
-            return;
-        }
-        if let Some(r) = self.recorder.as_deref_mut() {
-            r.or_members.clear();
-            r.or_members.extend_from_slice(&self.or_buf);
-            r.origin = Origin::Or;
-        }
-        for i in 0..self.or_out.len() {
-            let u = self.or_out[i];
-            self.add_full_at(p, a, b, ia, ib, u);
-            if self.stopped {
-                return;
-            }
-        }
+        self.add_or_fulls(p, a, b, None);
     }
 
     /// The greedy OR rule ([`OrLimit::Greedy`]) over the semis in `or_buf`, for pair `p`:
