@@ -291,6 +291,11 @@ impl<B: BitSet> Store<B> {
     fn or_rule(&mut self, a: usize, b: usize, carrier: B) {
         let (ia, ib) = (self.id(a), self.id(b));
         let p = self.pair_of_ids(ia, ib);
+        if self.config.or_limit == OrLimit::Greedy {
+            // The greedy rule looks at all the pair's semis anyway, the new one among them.
+            self.or_pass(p);
+            return;
+        }
         self.or_buf.clear();
         // Only sets with an empty intersection succeed, so if all the semis together share a
         // cell there is nothing to search.
@@ -310,13 +315,7 @@ impl<B: BitSet> Store<B> {
         }
         let plain = all.is_empty();
         let relaxed = !cap.is_empty() && all.is_subset(cap);
-        if self.config.or_limit == OrLimit::Greedy {
-            if plain || relaxed {
-                self.or_buf.push(carrier);
-                self.or_greedy(p, cap);
-                self.or_buf.pop();
-            }
-        } else if !self.or_buf.is_empty() && (plain || relaxed) {
+        if !self.or_buf.is_empty() && (plain || relaxed) {
             let depth = self.config.or_limit.max_semis() - 1;
             let mut budget = self.config.or_budget.map_or(u64::MAX, u64::from);
             let start = budget;
@@ -370,8 +369,8 @@ impl<B: BitSet> Store<B> {
         }
     }
 
-    /// The greedy OR rule over every semi of pair `p` (see [`Store::batch_or`]): what
-    /// [`Store::or_rule`] does for one new semi, done once for all that came since the last pass.
+    /// The greedy OR rule over every semi of pair `p`: once for all the semis that came since
+    /// the last pass ([`Store::batch_or`]), or for one new semi with the semi AND rule on.
     fn or_pass(&mut self, p: usize) {
         let (a, b) = self.ends_of(p);
         self.or_buf.clear();
