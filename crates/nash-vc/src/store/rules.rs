@@ -53,21 +53,15 @@ impl<B: BitSet> Store<B> {
     pub fn run(&mut self) {
         let mut head = 0;
         let mut or_head = 0;
-        loop {
+        while !self.stopped {
             if head >= self.queue.len() {
                 // The full connections are all combined: one OR pass for the next pair whose
                 // semis changed, which may queue new fulls.
-                if or_head >= self.or_pairs.len() || self.stopped {
-                    break;
-                }
-                let p = self.or_pairs[or_head] as usize;
+                let Some(&p) = self.or_pairs.get(or_head) else { break };
                 or_head += 1;
-                self.or_queued[p] = false;
-                self.or_pass(p);
+                self.or_queued[p as usize] = false;
+                self.or_pass(p as usize);
                 continue;
-            }
-            if self.stopped {
-                break;
             }
             if head >= 1024 && 2 * head >= self.queue.len() {
                 // Forget what was done, so the queue stays as long as what waits.
@@ -296,20 +290,7 @@ impl<B: BitSet> Store<B> {
             self.or_pass(p);
             return;
         }
-        self.or_buf.clear();
-        // Only sets with an empty intersection succeed, so if all the semis together share a
-        // cell there is nothing to search.
-        let mut all = carrier;
-        for &s in &self.semi_arena[self.lists[p].semis.range()] {
-            if s != carrier {
-                self.or_buf.push(s);
-                all &= s;
-            }
-        }
-        // With the ends' captured sets, the semis need only meet inside them (a single semi
-        // too), and a set that does gives a full over its union and the captured sets.
-        let cap = self.captured(a) | self.captured(b);
-        self.or_out.clear();
+        let (all, cap) = self.or_gather(p, a, b, Some(carrier));
         if !cap.is_empty() && carrier.is_subset(cap) {
             push_minimal(&mut self.or_out, carrier | cap);
         }
@@ -347,6 +328,25 @@ impl<B: BitSet> Store<B> {
         self.add_or_fulls(p, a, b, Some(carrier));
     }
 
+    /// Gathers the OR rule's operands for pair `p` of ends `a` and `b`: the pair's semis other
+    /// than `new` in `or_buf`, and `or_out` emptied for the fulls. Returns the intersection of
+    /// all the pair's semis, `new` included (only sets with an empty one succeed, so if all the
+    /// semis together share a cell there is nothing to search), and the ends' captured sets
+    /// (with them, the semis need only meet inside those, a single semi too, and a set that
+    /// does gives a full over its union and the captured sets).
+    fn or_gather(&mut self, p: usize, a: usize, b: usize, new: Option<B>) -> (B, B) {
+        self.or_buf.clear();
+        self.or_out.clear();
+        let mut all = new.unwrap_or(B::AREA);
+        for &s in &self.semi_arena[self.lists[p].semis.range()] {
+            all &= s;
+            if Some(s) != new {
+                self.or_buf.push(s);
+            }
+        }
+        (all, self.captured(a) | self.captured(b))
+    }
+
     /// Adds the fulls in `or_out`, which the OR rule made from the semis in `or_buf` (and
     /// `newest`, the new semi when it is not among them), to pair `p` of ends `a` and `b`.
     fn add_or_fulls(&mut self, p: usize, a: usize, b: usize, newest: Option<B>) {
@@ -373,17 +373,10 @@ impl<B: BitSet> Store<B> {
     /// the last pass ([`Store::batch_or`]), or for one new semi with the semi AND rule on.
     fn or_pass(&mut self, p: usize) {
         let (a, b) = self.ends_of(p);
-        self.or_buf.clear();
-        let mut all = B::AREA;
-        for &s in &self.semi_arena[self.lists[p].semis.range()] {
-            self.or_buf.push(s);
-            all &= s;
-        }
+        let (all, cap) = self.or_gather(p, a, b, None);
         if self.or_buf.is_empty() {
             return;
         }
-        let cap = self.captured(a) | self.captured(b);
-        self.or_out.clear();
         if !cap.is_empty() {
             for i in 0..self.or_buf.len() {
                 let c = self.or_buf[i];
