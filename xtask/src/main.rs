@@ -14,6 +14,7 @@ mod patterns;
 mod proofs;
 mod regress;
 mod regress_tst;
+mod templates;
 mod tournament;
 mod verify_patterns;
 
@@ -36,6 +37,9 @@ enum Task {
     Bench(bench::Args),
     /// Verify every shipped inferior-cell pattern by brute force.
     VerifyPatterns(verify_patterns::Args),
+    /// Find the edge templates with helper stones with the solver (writes
+    /// crates/nash-vc/templates/edge.txt), or check the shipped ones (`--check`).
+    Templates(templates::Args),
     /// Write and check proof certificates: `sweep` (solved.tsv) or `measure` (a size's
     /// openings: sizes and check times).
     Proofs(proofs::Args),
@@ -98,6 +102,7 @@ fn main() -> anyhow::Result<()> {
         Task::RegressTst(a) => regress_tst::run(a),
         Task::Bench(a) => bench::run(a),
         Task::VerifyPatterns(a) => verify_patterns::run(a),
+        Task::Templates(a) => templates::run(a),
         Task::Experiment(a) => experiment::run(a),
         Task::Openings(a) => openings::run(a),
         Task::Patterns(a) => patterns::run(a),

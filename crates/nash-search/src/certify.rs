@@ -305,6 +305,9 @@ pub(crate) fn certificate_in<B: BitSet>(
     // set derived from its parent's and one built from scratch, which with the caps and the OR
     // budget changes the set: the re-solves pair every new full with every stored one.
     step.knowledge.hsearch.semi_naive = false;
+    // The checker re-applies only the AND and OR rules, and a recording store adds no edge
+    // template, but one derived from a parent's set would keep the parent's: none at all.
+    step.knowledge.hsearch.templates = false;
     // The reply order remembers what won in earlier re-solves, which a resumed build skips
     // (their answers come from its journal): off, so that it writes the same certificate.
     step.reply_order = false;

@@ -195,8 +195,14 @@ impl Knowledge {
         }
     }
 
+    /// [`Knowledge::solver_hsearch`] without the edge templates: what proves them.
+    pub fn solver_hsearch_without_templates() -> HSearchConfig {
+        HSearchConfig { templates: false, ..Knowledge::solver_hsearch() }
+    }
+
     /// The H-search the solvers use by default: the greedy OR rule, no border midpoints, no semi
-    /// AND, at most 32 full and 64 semi connections per pair of ends. Against the exhaustive
+    /// AND, at most 32 full and 64 semi connections per pair of ends, and the edge templates
+    /// with helper stones. Against the exhaustive
     /// OR-5 rule (with a budget of 256 steps per new semi) it needs a fifth more nodes but a
     /// node costs a third less: 10 % less time on the 49 7x7 openings and a quarter less on the
     /// empty 8x8 board, two threads (docs/vc.md, "The greedy OR rule"). Against OR-3, OR-5
@@ -210,6 +216,7 @@ impl Knowledge {
             max_fulls: Some(32),
             max_semis: Some(64),
             or_budget: Some(256),
+            templates: true,
             ..HSearchConfig::default()
         }
     }

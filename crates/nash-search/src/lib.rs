@@ -67,6 +67,7 @@ mod pns;
 mod progress;
 mod pv;
 mod table;
+mod templates;
 mod winning;
 
 pub use analyser::{Analyser, Analysis, Verdict};
@@ -82,6 +83,9 @@ pub use outcome::{Outcome, SolveResult, Stats, StopReason};
 pub use persistent::SolverTable;
 pub use progress::{Progress, Snapshot};
 pub use pv::principal_variation;
+pub use templates::{
+    edge_template_holds, found_by_rules, minimal_templates, template_solver, TemplateError,
+};
 pub use winning::winning_moves;
 
 pub(crate) use entry::{convert, decided, narrowed};

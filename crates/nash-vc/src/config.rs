@@ -56,6 +56,10 @@ pub struct HSearchConfig {
     /// rules run, with at most this many second-row cells between the ladder's ends. `None`
     /// for none.
     pub ladders: Option<u8>,
+    /// Edge templates with helper stones (docs/vc.md): full connections from a cell on the
+    /// fourth or fifth row to its edge that need another stone of the player nearby, from the
+    /// table the solver found (`crate::templates`), added before the rules run.
+    pub templates: bool,
     /// Keep a new full connection only if it drops a known one (whose carrier contains it) or
     /// shrinks the intersection of the pair's full carriers. The pair keeps few fulls, each
     /// avoiding a cell the others all hold.
@@ -99,6 +103,7 @@ impl Default for HSearchConfig {
             border_local: None,
             captured_sets: false,
             ladders: None,
+            templates: false,
             lean_fulls: false,
             early_stop: true,
             optimization: false,
@@ -122,6 +127,7 @@ impl HSearchConfig {
             border_local: None,
             captured_sets: false,
             ladders: None,
+            templates: false,
             lean_fulls: false,
             early_stop: false,
             optimization: false,
@@ -198,6 +204,8 @@ impl HSearchConfig {
                 Ok(k) if k >= 1 => self.ladders = Some(k),
                 _ => return Err(bad()),
             },
+            ("templates", None) => self.templates = true,
+            ("no-templates", None) => self.templates = false,
             ("lean-fulls", None) => self.lean_fulls = true,
             ("no-lean-fulls", None) => self.lean_fulls = false,
             ("early-stop", None) => self.early_stop = true,
@@ -223,7 +231,7 @@ impl HSearchConfig {
 #[derive(Clone, PartialEq, Eq, Debug, thiserror::Error)]
 #[error(
     "unknown H-search variant {0:?}: expected default, base, fast, exact, or=K, or=unlimited, or=greedy, or2, or3, \
-     [no-]border, border-local=K, [no-]captured, [no-]ladders, ladders=K, [no-]lean-fulls, [no-]early-stop, [no-]optimization, [no-]area, [no-]semi-and, [no-]semi-naive, max-fulls=N, \
+     [no-]border, border-local=K, [no-]captured, [no-]ladders, ladders=K, [no-]templates, [no-]lean-fulls, [no-]early-stop, [no-]optimization, [no-]area, [no-]semi-and, [no-]semi-naive, max-fulls=N, \
      max-semis=N, or-budget=N"
 )]
 pub struct VariantError(pub String);
@@ -252,9 +260,10 @@ impl fmt::Display for HSearchConfig {
         let flag = |b: bool, name: &str| if b { name.to_string() } else { format!("no-{name}") };
         write!(
             f,
-            ",{},{},{},{},{},{},{},{}",
+            ",{},{},{},{},{},{},{},{},{}",
             flag(self.border_midpoint, "border"),
             flag(self.captured_sets, "captured"),
+            flag(self.templates, "templates"),
             flag(self.lean_fulls, "lean-fulls"),
             flag(self.early_stop, "early-stop"),
             flag(self.optimization, "optimization"),

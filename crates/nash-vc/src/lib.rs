@@ -28,6 +28,7 @@ mod query;
 mod record;
 mod resistance;
 mod store;
+pub mod templates;
 
 pub use config::{HSearchConfig, OrLimit, VariantError};
 pub use hsearch::VcBuilder;

@@ -14,6 +14,7 @@ use crate::record::{Origin, Recorder};
 
 mod ladders;
 mod rules;
+mod templates;
 
 /// The key field of a work item that is a full connection.
 pub(crate) const NO_KEY: u16 = u16::MAX;
@@ -181,6 +182,12 @@ pub(crate) struct Store<B: BitSet> {
     rep_of: B::Table,
     /// The player's two edges as bits.
     edge_bits: [usize; 2],
+    /// The edge templates placed on the board of `tpl_shape`, and their index by helper
+    /// stone: the placements with a helper on bit `b` are `tpl_items[tpl_start[b]..tpl_start[b + 1]]`.
+    tpl: Vec<crate::templates::Placement<B>>,
+    tpl_shape: (usize, usize),
+    tpl_start: Vec<u32>,
+    tpl_items: Vec<u32>,
     /// Per own edge (as in `edge_bits`), the cells next to it: a cell two of whose neighbours
     /// lie there is on the second row, and those two are its captured set.
     first_rows: [B; 2],
@@ -261,6 +268,10 @@ impl<B: BitSet> Store<B> {
             reps: B::EMPTY,
             rep_of: B::ZERO_TABLE,
             edge_bits: [0; 2],
+            tpl: Vec::new(),
+            tpl_shape: (0, 0),
+            tpl_start: Vec::new(),
+            tpl_items: Vec::new(),
             first_rows: [B::EMPTY; 2],
             to_move: false,
             stopped: false,
@@ -654,6 +665,7 @@ impl<B: BitSet> Store<B> {
         }
         self.origin(Origin::Unknown);
         self.add_ladders(geom);
+        self.add_templates(geom, self.own);
         self.run();
     }
 
@@ -902,6 +914,7 @@ impl<B: BitSet> Store<B> {
                 self.add_full(g, e, B::EMPTY);
             }
         }
+        self.add_templates(geom, sb);
         self.run();
         self.compact_if_sparse();
     }

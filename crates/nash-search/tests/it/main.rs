@@ -13,3 +13,4 @@ mod pv;
 mod resume;
 mod support;
 mod symmetry;
+mod templates;

@@ -8,3 +8,4 @@ mod ladders;
 mod minimal;
 mod oracle;
 mod soundness;
+mod templates;
