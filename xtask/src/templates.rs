@@ -21,6 +21,12 @@ pub struct Args {
     /// Orders of taking cells out tried per shape (each gives a minimal carrier).
     #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u32).range(1..=1000))]
     tries: u32,
+    /// The rows (4 or 5) whose ends are also tried with two helper stones.
+    #[arg(long, value_delimiter = ',', default_value = "4", value_parser = clap::value_parser!(u8).range(4..=5))]
+    pair_rows: Vec<u8>,
+    /// The window's half width on the end's row, in columns (it widens towards the edge).
+    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(i32).range(1..=5))]
+    half: i32,
 }
 
 /// The helper cells tried: the end's row and the two rows towards the edge, three columns
@@ -96,14 +102,16 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             shapes.push((d, vec![h]));
         }
     }
-    for i in 0..hs.len() {
-        for j in i + 1..hs.len() {
-            shapes.push((4, vec![hs[i], hs[j]]));
+    for &d in &args.pair_rows {
+        for i in 0..hs.len() {
+            for j in i + 1..hs.len() {
+                shapes.push((d, vec![hs[i], hs[j]]));
+            }
         }
     }
     let mut found: Vec<EdgeTemplate> = Vec::new();
     for (k, (d, helpers)) in shapes.iter().enumerate() {
-        let ts = minimal_templates(*d, helpers, 3, args.tries as usize, &cfg)?;
+        let ts = minimal_templates(*d, helpers, args.half, args.tries as usize, &cfg)?;
         let mut new = 0;
         for t in ts {
             if !found_by_rules(&t)? {

@@ -263,7 +263,9 @@ pub(crate) fn vc_build<B: BitSet>(
 }
 
 /// `vc-get-mustplay`: the filled cells, and the cells outside the mustplay of `color` (Chen 2025
-/// Definition 7) marked `x`.
+/// Definition 7) marked `x`. When the opponent has a full connection between its edges every
+/// move loses and every cell is marked: the intersection of the opponent's carriers would
+/// depend on how far its H-search ran before it stopped at the first such connection.
 pub(crate) fn mustplay<B: BitSet>(
     pos: &Position<B>,
     color: Color,
@@ -276,7 +278,8 @@ pub(crate) fn mustplay<B: BitSet>(
     let mut out = String::new();
     write_labels(&mut out, &a, Labels { dead: true, captured: true, pruned: false });
     if a.winner.is_none() {
-        write_outside(&mut out, pos, a.fill[0] | a.fill[1], vc.mustplay());
+        let must = if vc.opponent_won().is_some() { B::EMPTY } else { vc.mustplay() };
+        write_outside(&mut out, pos, a.fill[0] | a.fill[1], must);
     }
     Ok(out.trim_start().to_owned())
 }

@@ -183,6 +183,17 @@ proptest! {
     fn derived_equals_rebuild(n in 3usize..=6, moves in prop::collection::vec(0usize..1000, 1..20)) {
         check_derived(HSearchConfig::thesis_base(), n, &moves);
     }
+
+    #[test]
+    fn incremental_equals_rebuild_with_templates(
+        n in 5usize..=6,
+        moves in prop::collection::vec(0usize..1000, 1..14),
+    ) {
+        // Edge templates need an end on the fourth or fifth row with a helper stone near it.
+        let config = HSearchConfig { templates: true, ..HSearchConfig::thesis_base() };
+        check_game(config, n, &moves, false);
+        check_derived(config, n, &moves);
+    }
 }
 
 /// A builder where only one player's set was built last (a solver stops there when the mover

@@ -169,6 +169,8 @@ fn variants_are_sound() {
         "lean-fulls",
         "ladders",
         "or=greedy,ladders=2,no-early-stop",
+        "templates",
+        "or=greedy,templates,no-early-stop",
     ]
     .iter()
     .enumerate()
