@@ -1,6 +1,8 @@
 //! Board shapes: which cells exist, who neighbours whom, and the board's symmetries.
 
+use std::any::{Any, TypeId};
 use std::fmt;
+use std::sync::{Mutex, OnceLock};
 
 use crate::bitboard::BitSet;
 use crate::cell::{Cell, Edge};
@@ -106,7 +108,43 @@ impl<B: BitSet> fmt::Debug for Geometry<B> {
     }
 }
 
+/// One value of [`Geometry::shared`]: the geometry's address, the bitboard width, the key and
+/// the value.
+type SharedEntry = (usize, TypeId, Box<dyn Any + Send + Sync>, &'static (dyn Any + Send + Sync));
+
 impl<B: BitSet> Geometry<B> {
+    /// A value derived from this board, built by `build` the first time a geometry, bitboard
+    /// width and `key` (its type and value) ask for it, and shared by the whole process from
+    /// then on: compiled tables (pattern placements, edge templates) that cost more than a
+    /// small solve to build. One value per board size and key lives for the whole process, a
+    /// bounded leak. Callers on a hot path keep the reference instead of asking again (the
+    /// lookup takes a lock).
+    pub fn shared<K, T>(
+        &'static self,
+        key: K,
+        build: impl FnOnce(&'static Geometry<B>) -> T,
+    ) -> &'static T
+    where
+        K: PartialEq + Send + Sync + 'static,
+        T: Send + Sync + 'static,
+    {
+        static VALUES: OnceLock<Mutex<Vec<SharedEntry>>> = OnceLock::new();
+        let (g, t) = (self as *const Geometry<B> as usize, TypeId::of::<B>());
+        // A panic while building leaves the list as it was, so a poisoned lock is still sound.
+        let mut values =
+            VALUES.get_or_init(Mutex::default).lock().unwrap_or_else(|e| e.into_inner());
+        let known = values
+            .iter()
+            .filter(|(vg, vt, k, _)| (*vg, *vt) == (g, t) && k.downcast_ref::<K>() == Some(&key))
+            .find_map(|(_, _, _, v)| v.downcast_ref::<T>());
+        if let Some(v) = known {
+            return v;
+        }
+        let v: &'static T = Box::leak(Box::new(build(self)));
+        values.push((g, t, Box::new(key), v));
+        v
+    }
+
     /// The geometry of a board with `cols` columns and `rows` rows, built on first use.
     pub fn get(cols: usize, rows: usize) -> Result<&'static Geometry<B>, BoardSizeError> {
         if cols == 0 || rows == 0 || cols > B::STRIDE || rows > B::STRIDE {

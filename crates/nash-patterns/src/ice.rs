@@ -63,9 +63,6 @@
 //!   pattern is again only as good as its match), plus the opponent's captured cells and
 //!   `needs` (a move into the opponent's capture loses only while the capture stands).
 
-use std::any::{Any, TypeId};
-use std::sync::{Mutex, OnceLock};
-
 use nash_board::{BitSet, BoardSizeError, Cell, Color, Geometry, Position};
 
 use crate::compile::Compiled;
@@ -311,22 +308,7 @@ impl<B: BitSet> Ice<B> {
     /// [`Ice::shared`] with another configuration: one engine per board size, bitboard width
     /// and configuration in the process.
     pub fn shared_with(geom: &'static Geometry<B>, config: Config) -> &'static Ice<B> {
-        type Entry = (usize, TypeId, Config, &'static (dyn Any + Send + Sync));
-        static ENGINES: OnceLock<Mutex<Vec<Entry>>> = OnceLock::new();
-        let id = (geom as *const Geometry<B> as usize, TypeId::of::<B>(), config);
-        // A panic while compiling leaves the list as it was, so a poisoned lock is still sound.
-        let mut engines =
-            ENGINES.get_or_init(Mutex::default).lock().unwrap_or_else(|e| e.into_inner());
-        let known = engines.iter().find(|(g, t, c, _)| (*g, *t, *c) == id);
-        if let Some(ice) = known.and_then(|(_, _, _, e)| e.downcast_ref::<Ice<B>>()) {
-            return ice;
-        }
-        // One engine per board size, width and configuration used lives for the whole
-        // process: a bounded leak.
-        let ice: &'static Ice<B> =
-            Box::leak(Box::new(Ice::new(geom, &PatternSet::builtin(), config)));
-        engines.push((id.0, id.1, id.2, ice));
-        ice
+        geom.shared(config, |g| Ice::new(g, &PatternSet::builtin(), config))
     }
 
     /// [`Ice::shared`] for a board of `cols` × `rows`.

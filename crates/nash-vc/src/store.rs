@@ -182,12 +182,8 @@ pub(crate) struct Store<B: BitSet> {
     rep_of: B::Table,
     /// The player's two edges as bits.
     edge_bits: [usize; 2],
-    /// The edge templates placed on the board of `tpl_shape`, and their index by helper
-    /// stone: the placements with a helper on bit `b` are `tpl_items[tpl_start[b]..tpl_start[b + 1]]`.
-    tpl: Vec<crate::templates::Placement<B>>,
-    tpl_shape: (usize, usize),
-    tpl_start: Vec<u32>,
-    tpl_items: Vec<u32>,
+    /// The edge templates placed on the board of the last build (shared by the process).
+    templates: Option<&'static crate::templates::TemplateIndex<B>>,
     /// Per own edge (as in `edge_bits`), the cells next to it: a cell two of whose neighbours
     /// lie there is on the second row, and those two are its captured set.
     first_rows: [B; 2],
@@ -268,10 +264,7 @@ impl<B: BitSet> Store<B> {
             reps: B::EMPTY,
             rep_of: B::ZERO_TABLE,
             edge_bits: [0; 2],
-            tpl: Vec::new(),
-            tpl_shape: (0, 0),
-            tpl_start: Vec::new(),
-            tpl_items: Vec::new(),
+            templates: None,
             first_rows: [B::EMPTY; 2],
             to_move: false,
             stopped: false,

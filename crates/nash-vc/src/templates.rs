@@ -16,7 +16,7 @@
 
 use std::sync::OnceLock;
 
-use nash_board::{BitSet, Cell, Edge, Geometry};
+use nash_board::{BitSet, Cell, Color, Edge, Geometry};
 
 /// One template, drawn against Black's north edge: the end is at distance `d` from the edge
 /// (row `d`), and the helpers and the carrier are (column, row) offsets from the end, rows
@@ -171,4 +171,62 @@ pub fn placements<B: BitSet>(
         }
     }
     out
+}
+
+/// The templates of one player placed on one board, indexed by helper cell: the placements
+/// with a helper on bit `b` are `items[start[b]..start[b + 1]]`. Built once per board size and
+/// player in the process ([`TemplateIndex::shared`]).
+#[derive(Debug)]
+pub(crate) struct TemplateIndex<B: BitSet> {
+    /// The board it was placed on.
+    pub(crate) geom: &'static Geometry<B>,
+    /// Every placement against the player's two edges, with the edge's index in
+    /// `Color::edges`.
+    pub(crate) placements: Vec<(Placement<B>, u8)>,
+    pub(crate) start: Vec<u32>,
+    pub(crate) items: Vec<u32>,
+}
+
+/// The key of a [`TemplateIndex`] among a geometry's shared values.
+#[derive(PartialEq)]
+struct IndexKey(Color);
+
+impl<B: BitSet> TemplateIndex<B> {
+    /// The index of `color`'s templates on `geom`, shared by the whole process.
+    pub(crate) fn shared(geom: &'static Geometry<B>, color: Color) -> &'static TemplateIndex<B> {
+        geom.shared(IndexKey(color), |g| TemplateIndex::build(g, color))
+    }
+
+    fn build(geom: &'static Geometry<B>, color: Color) -> TemplateIndex<B> {
+        let mut placed = Vec::new();
+        for (i, edge) in color.edges().into_iter().enumerate() {
+            let on_edge = placements(geom, edge, edge_templates());
+            placed.extend(on_edge.into_iter().map(|p| (p, i as u8)));
+        }
+        let bits = B::EDGE_BASE;
+        let mut start = vec![0u32; bits + 1];
+        for (p, _) in &placed {
+            for h in p.helpers.bits() {
+                start[h + 1] += 1;
+            }
+        }
+        for i in 0..bits {
+            start[i + 1] += start[i];
+        }
+        let mut next = start.clone();
+        let mut items = vec![0; start[bits] as usize];
+        for (i, (p, _)) in placed.iter().enumerate() {
+            for h in p.helpers.bits() {
+                items[next[h] as usize] = i as u32;
+                next[h] += 1;
+            }
+        }
+        TemplateIndex { geom, placements: placed, start, items }
+    }
+
+    /// The placements with a helper on bit `bit`.
+    pub(crate) fn with_helper(&self, bit: usize) -> impl Iterator<Item = (Placement<B>, u8)> + '_ {
+        let (from, to) = (self.start[bit] as usize, self.start[bit + 1] as usize);
+        self.items[from..to].iter().map(|&i| self.placements[i as usize])
+    }
 }
