@@ -55,6 +55,12 @@ pub struct Args {
     /// The results file (JSON lines), appended as positions end and reused by a rerun.
     #[arg(long, default_value = "target/bench-vs-ref/results.jsonl")]
     out: PathBuf,
+    /// Rounds: the sets are run this many times, one round after the other, and each set's
+    /// totals are summed up over the rounds by their medians. One two-thread solve lands
+    /// anywhere in a wide spread (the empty 8x8 board's ratio moves by half from run to run),
+    /// so a single round says little.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=1000))]
+    repeat: u32,
 }
 
 /// A set of positions with known values.
@@ -152,6 +158,9 @@ impl Counts {
 struct Record {
     set: String,
     position: String,
+    /// The round of `--repeat` (0 for the first, and in files written before rounds).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    round: u32,
     threads: u16,
     time_limit: f64,
     engine: String,
@@ -159,14 +168,19 @@ struct Record {
     reference: Solve,
 }
 
-/// What makes two records the same measurement: the position and the settings.
-type Key = (String, String, u16, u64, String);
+fn is_zero(n: &u32) -> bool {
+    *n == 0
+}
+
+/// What makes two records the same measurement: the position, the round and the settings.
+type Key = (String, String, u32, u16, u64, String);
 
 impl Record {
     fn key(&self) -> Key {
         (
             self.set.clone(),
             self.position.clone(),
+            self.round,
             self.threads,
             self.time_limit.to_bits(),
             self.engine.clone(),
@@ -286,12 +300,18 @@ impl Side {
     }
 }
 
+/// The median (of an even count, the mean of the two middle values); 0 for none.
 fn median(v: &mut [f64]) -> f64 {
     if v.is_empty() {
         return 0.0;
     }
     v.sort_by(f64::total_cmp);
-    v[v.len() / 2]
+    let k = v.len() / 2;
+    if v.len() % 2 == 0 {
+        (v[k - 1] + v[k]) / 2.0
+    } else {
+        v[k]
+    }
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
@@ -348,96 +368,180 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         limit.as_secs_f64(),
         args.out.display()
     );
+    let sets: Vec<(Set, Vec<Case>)> = sets
+        .into_iter()
+        .map(|(set, cases)| {
+            (
+                set,
+                cases.into_iter().filter(|c| only.is_empty() || only.contains(&c.label)).collect(),
+            )
+        })
+        .filter(|(_, cases): &(Set, Vec<Case>)| !cases.is_empty())
+        .collect();
+    // Each set's totals by round: Nash's seconds, the reference's, and their ratio.
+    let mut rounds: Vec<Vec<[f64; 3]>> = vec![Vec::new(); sets.len()];
     let mut index = 0usize;
-    for (set, cases) in sets {
-        let cases: Vec<Case> =
-            cases.into_iter().filter(|c| only.is_empty() || only.contains(&c.label)).collect();
-        if cases.is_empty() {
-            continue;
-        }
-        println!("{set}: {} positions", cases.len());
-        println!(
-            "  {:<8} {:<6} {:>16} {:>16} {:>8} {:>10} {:>10} {:>10} {:>10}",
-            "position",
-            "value",
-            "nash",
-            "reference",
-            "ratio",
-            "nash work",
-            "ref work",
-            "nash exp",
-            "ref exp"
-        );
-        let (mut total_n, mut total_r, mut ratios) = (0.0, 0.0, Vec::new());
-        let (mut open_n, mut open_r) = (0, 0);
-        for case in &cases {
-            let record = Record {
-                set: set.to_string(),
-                position: case.label.clone(),
-                threads: args.threads,
-                time_limit: limit.as_secs_f64(),
-                engine: args.engine.clone(),
-                nash: Solve { winner: String::new(), seconds: 0.0, counts: Counts::default() },
-                reference: Solve { winner: String::new(), seconds: 0.0, counts: Counts::default() },
-            };
-            let record = match done.get(&record.key()) {
-                Some(r) => r.clone(),
-                None => {
-                    // Alternate which engine solves first.
-                    let order = if index % 2 == 0 { [0, 1] } else { [1, 0] };
-                    let mut got = [None, None];
-                    for i in order {
-                        got[i] = Some(sides[i].solve(case, limit)?);
-                    }
-                    let [n, r] = got.map(|g| g.expect("both solved"));
-                    let r = Record { nash: n, reference: r, ..record };
-                    writeln!(file, "{}", serde_json::to_string(&r)?)?;
-                    file.flush()?;
-                    r
-                }
-            };
-            index += 1;
-            let known = case.winner.to_string();
-            for (name, s) in [("nash", &record.nash), ("the reference", &record.reference)] {
-                if s.winner != "unknown" && s.winner != known {
-                    bail!(
-                        "{name} says {} wins {} on {set}; the known winner is {known}",
-                        s.winner,
-                        case.label
-                    );
-                }
+    for round in 0..args.repeat {
+        for (si, (set, cases)) in sets.iter().enumerate() {
+            let set = *set;
+            if args.repeat > 1 {
+                println!(
+                    "{set}, round {} of {}: {} positions",
+                    round + 1,
+                    args.repeat,
+                    cases.len()
+                );
+            } else {
+                println!("{set}: {} positions", cases.len());
             }
-            let show = |s: &Solve| {
-                let mark = if s.winner == "unknown" { " (open)" } else { "" };
-                format!("{:.2}s{mark}", s.seconds)
-            };
-            let ratio = record.nash.seconds / record.reference.seconds.max(1e-3);
-            let count = |n: Option<u64>| n.map_or("-".to_string(), |n| n.to_string());
-            let (n, r) = (record.nash.counts, record.reference.counts);
             println!(
-                "  {:<8} {:<6} {:>16} {:>16} {:>8.2} {:>10} {:>10} {:>10} {:>10}",
-                case.label,
-                known,
-                show(&record.nash),
-                show(&record.reference),
-                ratio,
-                count(n.visits),
-                count(r.visits),
-                count(n.expanded),
-                count(r.expanded)
+                "  {:<8} {:<6} {:>16} {:>16} {:>8} {:>10} {:>10} {:>10} {:>10}",
+                "position",
+                "value",
+                "nash",
+                "reference",
+                "ratio",
+                "nash work",
+                "ref work",
+                "nash exp",
+                "ref exp"
             );
-            total_n += record.nash.seconds;
-            total_r += record.reference.seconds;
-            open_n += usize::from(record.nash.winner == "unknown");
-            open_r += usize::from(record.reference.winner == "unknown");
-            ratios.push(ratio);
-        }
-        println!(
+            let (mut total_n, mut total_r, mut ratios) = (0.0, 0.0, Vec::new());
+            let (mut open_n, mut open_r) = (0, 0);
+            for case in cases {
+                let record = Record {
+                    set: set.to_string(),
+                    position: case.label.clone(),
+                    round,
+                    threads: args.threads,
+                    time_limit: limit.as_secs_f64(),
+                    engine: args.engine.clone(),
+                    nash: Solve { winner: String::new(), seconds: 0.0, counts: Counts::default() },
+                    reference: Solve {
+                        winner: String::new(),
+                        seconds: 0.0,
+                        counts: Counts::default(),
+                    },
+                };
+                let record = match done.get(&record.key()) {
+                    Some(r) => r.clone(),
+                    None => {
+                        // Alternate which engine solves first.
+                        let order = if index % 2 == 0 { [0, 1] } else { [1, 0] };
+                        let mut got = [None, None];
+                        for i in order {
+                            got[i] = Some(sides[i].solve(case, limit)?);
+                        }
+                        let [n, r] = got.map(|g| g.expect("both solved"));
+                        let r = Record { nash: n, reference: r, ..record };
+                        writeln!(file, "{}", serde_json::to_string(&r)?)?;
+                        file.flush()?;
+                        r
+                    }
+                };
+                index += 1;
+                let known = case.winner.to_string();
+                for (name, s) in [("nash", &record.nash), ("the reference", &record.reference)] {
+                    if s.winner != "unknown" && s.winner != known {
+                        bail!(
+                            "{name} says {} wins {} on {set}; the known winner is {known}",
+                            s.winner,
+                            case.label
+                        );
+                    }
+                }
+                let show = |s: &Solve| {
+                    let mark = if s.winner == "unknown" { " (open)" } else { "" };
+                    format!("{:.2}s{mark}", s.seconds)
+                };
+                let ratio = record.nash.seconds / record.reference.seconds.max(1e-3);
+                let count = |n: Option<u64>| n.map_or("-".to_string(), |n| n.to_string());
+                let (n, r) = (record.nash.counts, record.reference.counts);
+                println!(
+                    "  {:<8} {:<6} {:>16} {:>16} {:>8.2} {:>10} {:>10} {:>10} {:>10}",
+                    case.label,
+                    known,
+                    show(&record.nash),
+                    show(&record.reference),
+                    ratio,
+                    count(n.visits),
+                    count(r.visits),
+                    count(n.expanded),
+                    count(r.expanded)
+                );
+                total_n += record.nash.seconds;
+                total_r += record.reference.seconds;
+                open_n += usize::from(record.nash.winner == "unknown");
+                open_r += usize::from(record.reference.winner == "unknown");
+                ratios.push(ratio);
+            }
+            println!(
             "  total: nash {total_n:.1}s ({open_n} open), reference {total_r:.1}s ({open_r} open); \
              nash/reference {:.2} (median per position {:.2})",
             total_n / total_r.max(1e-3),
             median(&mut ratios)
         );
+            rounds[si].push([total_n, total_r, total_n / total_r.max(1e-3)]);
+        }
+    }
+    if args.repeat > 1 {
+        for ((set, _), totals) in sets.iter().zip(&rounds) {
+            println!("{set}, {} rounds: {}", totals.len(), summary(totals));
+        }
     }
     Ok(())
+}
+
+/// The medians and ranges of a set's totals over the rounds, in one line.
+fn summary(totals: &[[f64; 3]]) -> String {
+    let column = |i: usize| totals.iter().map(|t| t[i]).collect::<Vec<f64>>();
+    let (mut n, mut r, mut q) = (column(0), column(1), column(2));
+    let range = |v: &[f64]| {
+        let lo = v.iter().copied().fold(f64::INFINITY, f64::min);
+        let hi = v.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+        (lo, hi)
+    };
+    let ((nl, nh), (rl, rh), (ql, qh)) = (range(&n), range(&r), range(&q));
+    let list = q.iter().map(|x| format!("{x:.2}")).collect::<Vec<_>>().join(" ");
+    format!(
+        "nash median {:.2}s ({nl:.2} to {nh:.2}), reference median {:.2}s ({rl:.2} to {rh:.2}); \
+         nash/reference median {:.2} ({ql:.2} to {qh:.2}; by round {list})",
+        median(&mut n),
+        median(&mut r),
+        median(&mut q)
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn medians_of_odd_and_even_counts() {
+        assert_eq!(median(&mut []), 0.0);
+        assert_eq!(median(&mut [3.0, 1.0, 2.0]), 2.0);
+        assert_eq!(median(&mut [4.0, 1.0, 3.0, 2.0]), 2.5);
+    }
+
+    #[test]
+    fn rounds_summed_up_by_medians_and_ranges() {
+        let totals = [[5.0, 15.0, 5.0 / 15.0], [4.0, 16.0, 0.25], [7.0, 14.0, 0.5]];
+        assert_eq!(
+            summary(&totals),
+            "nash median 5.00s (4.00 to 7.00), reference median 15.00s (14.00 to 16.00); \
+             nash/reference median 0.33 (0.25 to 0.50; by round 0.33 0.25 0.50)"
+        );
+    }
+
+    #[test]
+    fn records_without_a_round_are_the_first_round() {
+        let line = r#"{"set":"8x8","position":"-","threads":2,"time_limit":600.0,"engine":"e",
+            "nash":{"winner":"black","seconds":5.0},"reference":{"winner":"black","seconds":15.0}}"#;
+        let r: Record = serde_json::from_str(&line.replace('\n', "")).expect("a record");
+        assert_eq!(r.round, 0);
+        let again = serde_json::to_string(&r).expect("json");
+        assert!(!again.contains("round"), "the first round is written as before: {again}");
+        let later = Record { round: 3, ..r };
+        assert_ne!(later.key(), serde_json::from_str::<Record>(&again).expect("a record").key());
+    }
 }
