@@ -355,7 +355,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
     }
     let done = load(&args.out)?;
-    let mut file = OpenOptions::new()
+    let file = OpenOptions::new()
         .create(true)
         .append(true)
         .open(&args.out)
@@ -378,110 +378,12 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         })
         .filter(|(_, cases): &(Set, Vec<Case>)| !cases.is_empty())
         .collect();
+    let mut bench = Bench { args: &args, sides, done, file, index: 0 };
     // Each set's totals by round: Nash's seconds, the reference's, and their ratio.
     let mut rounds: Vec<Vec<[f64; 3]>> = vec![Vec::new(); sets.len()];
-    let mut index = 0usize;
     for round in 0..args.repeat {
-        for (si, (set, cases)) in sets.iter().enumerate() {
-            let set = *set;
-            if args.repeat > 1 {
-                println!(
-                    "{set}, round {} of {}: {} positions",
-                    round + 1,
-                    args.repeat,
-                    cases.len()
-                );
-            } else {
-                println!("{set}: {} positions", cases.len());
-            }
-            println!(
-                "  {:<8} {:<6} {:>16} {:>16} {:>8} {:>10} {:>10} {:>10} {:>10}",
-                "position",
-                "value",
-                "nash",
-                "reference",
-                "ratio",
-                "nash work",
-                "ref work",
-                "nash exp",
-                "ref exp"
-            );
-            let (mut total_n, mut total_r, mut ratios) = (0.0, 0.0, Vec::new());
-            let (mut open_n, mut open_r) = (0, 0);
-            for case in cases {
-                let record = Record {
-                    set: set.to_string(),
-                    position: case.label.clone(),
-                    round,
-                    threads: args.threads,
-                    time_limit: limit.as_secs_f64(),
-                    engine: args.engine.clone(),
-                    nash: Solve { winner: String::new(), seconds: 0.0, counts: Counts::default() },
-                    reference: Solve {
-                        winner: String::new(),
-                        seconds: 0.0,
-                        counts: Counts::default(),
-                    },
-                };
-                let record = match done.get(&record.key()) {
-                    Some(r) => r.clone(),
-                    None => {
-                        // Alternate which engine solves first.
-                        let order = if index % 2 == 0 { [0, 1] } else { [1, 0] };
-                        let mut got = [None, None];
-                        for i in order {
-                            got[i] = Some(sides[i].solve(case, limit)?);
-                        }
-                        let [n, r] = got.map(|g| g.expect("both solved"));
-                        let r = Record { nash: n, reference: r, ..record };
-                        writeln!(file, "{}", serde_json::to_string(&r)?)?;
-                        file.flush()?;
-                        r
-                    }
-                };
-                index += 1;
-                let known = case.winner.to_string();
-                for (name, s) in [("nash", &record.nash), ("the reference", &record.reference)] {
-                    if s.winner != "unknown" && s.winner != known {
-                        bail!(
-                            "{name} says {} wins {} on {set}; the known winner is {known}",
-                            s.winner,
-                            case.label
-                        );
-                    }
-                }
-                let show = |s: &Solve| {
-                    let mark = if s.winner == "unknown" { " (open)" } else { "" };
-                    format!("{:.2}s{mark}", s.seconds)
-                };
-                let ratio = record.nash.seconds / record.reference.seconds.max(1e-3);
-                let count = |n: Option<u64>| n.map_or("-".to_string(), |n| n.to_string());
-                let (n, r) = (record.nash.counts, record.reference.counts);
-                println!(
-                    "  {:<8} {:<6} {:>16} {:>16} {:>8.2} {:>10} {:>10} {:>10} {:>10}",
-                    case.label,
-                    known,
-                    show(&record.nash),
-                    show(&record.reference),
-                    ratio,
-                    count(n.visits),
-                    count(r.visits),
-                    count(n.expanded),
-                    count(r.expanded)
-                );
-                total_n += record.nash.seconds;
-                total_r += record.reference.seconds;
-                open_n += usize::from(record.nash.winner == "unknown");
-                open_r += usize::from(record.reference.winner == "unknown");
-                ratios.push(ratio);
-            }
-            println!(
-            "  total: nash {total_n:.1}s ({open_n} open), reference {total_r:.1}s ({open_r} open); \
-             nash/reference {:.2} (median per position {:.2})",
-            total_n / total_r.max(1e-3),
-            median(&mut ratios)
-        );
-            rounds[si].push([total_n, total_r, total_n / total_r.max(1e-3)]);
+        for ((set, cases), totals) in sets.iter().zip(&mut rounds) {
+            totals.push(bench.round_of(*set, cases, round)?);
         }
     }
     if args.repeat > 1 {
@@ -492,23 +394,128 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// A running comparison: both engines, the records already measured and the file new ones go to.
+struct Bench<'a> {
+    args: &'a Args,
+    sides: [Side; 2],
+    done: HashMap<Key, Record>,
+    file: File,
+    /// Positions gone through so far, over every set and round: which engine goes first
+    /// alternates by it.
+    index: usize,
+}
+
+impl Bench<'_> {
+    /// One round of one set: each position's record (measured now unless the results file
+    /// has it) checked and printed, then the totals; returns Nash's total seconds, the
+    /// reference's and their ratio.
+    fn round_of(&mut self, set: Set, cases: &[Case], round: u32) -> anyhow::Result<[f64; 3]> {
+        let (args, limit) = (self.args, self.args.time_limit);
+        if args.repeat > 1 {
+            println!("{set}, round {} of {}: {} positions", round + 1, args.repeat, cases.len());
+        } else {
+            println!("{set}: {} positions", cases.len());
+        }
+        println!(
+            "  {:<8} {:<6} {:>16} {:>16} {:>8} {:>10} {:>10} {:>10} {:>10}",
+            "position",
+            "value",
+            "nash",
+            "reference",
+            "ratio",
+            "nash work",
+            "ref work",
+            "nash exp",
+            "ref exp"
+        );
+        let (mut total_n, mut total_r, mut ratios) = (0.0, 0.0, Vec::new());
+        let (mut open_n, mut open_r) = (0, 0);
+        for case in cases {
+            let record = Record {
+                set: set.to_string(),
+                position: case.label.clone(),
+                round,
+                threads: args.threads,
+                time_limit: limit.as_secs_f64(),
+                engine: args.engine.clone(),
+                nash: Solve { winner: String::new(), seconds: 0.0, counts: Counts::default() },
+                reference: Solve { winner: String::new(), seconds: 0.0, counts: Counts::default() },
+            };
+            let record = match self.done.get(&record.key()) {
+                Some(r) => r.clone(),
+                None => {
+                    // Alternate which engine solves first.
+                    let order = if self.index % 2 == 0 { [0, 1] } else { [1, 0] };
+                    let mut got = [None, None];
+                    for i in order {
+                        got[i] = Some(self.sides[i].solve(case, limit)?);
+                    }
+                    let [n, r] = got.map(|g| g.expect("both solved"));
+                    let r = Record { nash: n, reference: r, ..record };
+                    writeln!(self.file, "{}", serde_json::to_string(&r)?)?;
+                    self.file.flush()?;
+                    r
+                }
+            };
+            self.index += 1;
+            let known = case.winner.to_string();
+            for (name, s) in [("nash", &record.nash), ("the reference", &record.reference)] {
+                if s.winner != "unknown" && s.winner != known {
+                    bail!(
+                        "{name} says {} wins {} on {set}; the known winner is {known}",
+                        s.winner,
+                        case.label
+                    );
+                }
+            }
+            let show = |s: &Solve| {
+                let mark = if s.winner == "unknown" { " (open)" } else { "" };
+                format!("{:.2}s{mark}", s.seconds)
+            };
+            let ratio = record.nash.seconds / record.reference.seconds.max(1e-3);
+            let count = |n: Option<u64>| n.map_or("-".to_string(), |n| n.to_string());
+            let (n, r) = (record.nash.counts, record.reference.counts);
+            println!(
+                "  {:<8} {:<6} {:>16} {:>16} {:>8.2} {:>10} {:>10} {:>10} {:>10}",
+                case.label,
+                known,
+                show(&record.nash),
+                show(&record.reference),
+                ratio,
+                count(n.visits),
+                count(r.visits),
+                count(n.expanded),
+                count(r.expanded)
+            );
+            total_n += record.nash.seconds;
+            total_r += record.reference.seconds;
+            open_n += usize::from(record.nash.winner == "unknown");
+            open_r += usize::from(record.reference.winner == "unknown");
+            ratios.push(ratio);
+        }
+        let ratio = total_n / total_r.max(1e-3);
+        println!(
+            "  total: nash {total_n:.1}s ({open_n} open), reference {total_r:.1}s ({open_r} open); \
+             nash/reference {ratio:.2} (median per position {:.2})",
+            median(&mut ratios)
+        );
+        Ok([total_n, total_r, ratio])
+    }
+}
+
 /// The medians and ranges of a set's totals over the rounds, in one line.
 fn summary(totals: &[[f64; 3]]) -> String {
-    let column = |i: usize| totals.iter().map(|t| t[i]).collect::<Vec<f64>>();
-    let (mut n, mut r, mut q) = (column(0), column(1), column(2));
-    let range = |v: &[f64]| {
-        let lo = v.iter().copied().fold(f64::INFINITY, f64::min);
-        let hi = v.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-        (lo, hi)
+    let list = totals.iter().map(|t| format!("{:.2}", t[2])).collect::<Vec<_>>().join(" ");
+    // A column's median, least and greatest value.
+    let column = |i: usize| {
+        let mut v: Vec<f64> = totals.iter().map(|t| t[i]).collect();
+        let m = median(&mut v);
+        (m, v[0], v[v.len() - 1])
     };
-    let ((nl, nh), (rl, rh), (ql, qh)) = (range(&n), range(&r), range(&q));
-    let list = q.iter().map(|x| format!("{x:.2}")).collect::<Vec<_>>().join(" ");
+    let ((n, nl, nh), (r, rl, rh), (q, ql, qh)) = (column(0), column(1), column(2));
     format!(
-        "nash median {:.2}s ({nl:.2} to {nh:.2}), reference median {:.2}s ({rl:.2} to {rh:.2}); \
-         nash/reference median {:.2} ({ql:.2} to {qh:.2}; by round {list})",
-        median(&mut n),
-        median(&mut r),
-        median(&mut q)
+        "nash median {n:.2}s ({nl:.2} to {nh:.2}), reference median {r:.2}s ({rl:.2} to {rh:.2}); \
+         nash/reference median {q:.2} ({ql:.2} to {qh:.2}; by round {list})"
     )
 }
 
@@ -537,7 +544,7 @@ mod tests {
     fn records_without_a_round_are_the_first_round() {
         let line = r#"{"set":"8x8","position":"-","threads":2,"time_limit":600.0,"engine":"e",
             "nash":{"winner":"black","seconds":5.0},"reference":{"winner":"black","seconds":15.0}}"#;
-        let r: Record = serde_json::from_str(&line.replace('\n', "")).expect("a record");
+        let r: Record = serde_json::from_str(line).expect("a record");
         assert_eq!(r.round, 0);
         let again = serde_json::to_string(&r).expect("json");
         assert!(!again.contains("round"), "the first round is written as before: {again}");
