@@ -55,7 +55,7 @@ impl<B: BitSet> Analyser<B> {
     /// Writes `moves` into `out` in the solvers' order, best first (the circuit's current and
     /// H-scores when virtual connections are on, the centre otherwise). Call it right after
     /// analysing `pos`, whose connections it reuses.
-    pub fn order(&self, pos: &Position<B>, moves: B, out: &mut Vec<Cell>) {
+    pub fn order(&mut self, pos: &Position<B>, moves: B, out: &mut Vec<Cell>) {
         self.pipe.order(pos, moves, out);
     }
 

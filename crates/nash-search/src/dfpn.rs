@@ -391,6 +391,35 @@ impl<'t, B: BitSet> Dfpn<'t, B> {
         e
     }
 
+    /// The numbers of an open node none of whose children is in the table yet, when they
+    /// already pass its thresholds: every child starts at `START_PN` and the first one at a
+    /// disproof number of 1 whatever the order, so the node goes back to its parent without its
+    /// moves being ordered. Most nodes df-pn expands are such first visits, and ordering their
+    /// moves is the circuit's work. `None` when the children must be generated.
+    fn leave_unordered(
+        &self,
+        depth: usize,
+        me: Color,
+        moves: B,
+        thpn: u32,
+        thdn: u32,
+    ) -> Option<Res<B>> {
+        let n = moves.len();
+        if depth < LOOK_DEPTH || n == 0 {
+            return None;
+        }
+        let (pn, dn) = (start_dn(0), (START_PN as usize * n).min(INF as usize - 1) as u32);
+        if pn < thpn && dn < thdn && self.limits.reason().is_none() {
+            return None;
+        }
+        if moves.iter().any(|m| self.get(self.child_table_key(m)).is_some())
+            || !connect::winning_cells(&self.pos, me).is_empty()
+        {
+            return None;
+        }
+        Some(Res { pn, dn, carrier: B::EMPTY, best: NO_MOVE })
+    }
+
     /// Generates and searches the children of an open node.
     fn expand(
         &mut self,
@@ -401,6 +430,9 @@ impl<'t, B: BitSet> Dfpn<'t, B> {
         thpn: u32,
         thdn: u32,
     ) -> Res<B> {
+        if let Some(r) = self.leave_unordered(depth, me, moves, thpn, thdn) {
+            return r;
+        }
         let mut kids = std::mem::take(&mut self.children[depth]);
         kids.clear();
         let mut order = std::mem::take(&mut self.order);

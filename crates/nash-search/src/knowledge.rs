@@ -116,11 +116,14 @@ pub(crate) struct Pipeline<B: BitSet> {
     /// The size the cache may grow to, and the analyses stored since it last grew.
     cache_max: usize,
     cache_stored: usize,
-    /// The cache slot of the position last analysed, if it came from or went to the cache.
+    /// The cache slot of the position last analysed, if it came from or went to the cache;
+    /// that position's depth below the root, and whether its analysis came from the cache.
     cached: Option<usize>,
+    last_depth: usize,
+    last_cached: bool,
     scratch: Vec<Cell>,
-    /// The circuit evaluator of resistance ordering; `order` takes `&self`, and a pipeline
-    /// belongs to one worker, so a `RefCell` lends its buffers.
+    /// The circuit evaluator of resistance ordering; `order_uncached` takes `&self`, and a
+    /// pipeline belongs to one worker, so a `RefCell` lends its buffers.
     resistance: RefCell<Resistance<B>>,
     /// The circuit's evaluation for the player to move of the position last analysed, when
     /// its order came from the circuit (NaN otherwise).
@@ -190,6 +193,8 @@ impl<B: BitSet> Pipeline<B> {
             cache_max: plan.cache_slots,
             cache_stored: 0,
             cached: None,
+            last_depth: 0,
+            last_cached: false,
             scratch: Vec::with_capacity(n),
             resistance: RefCell::new(Resistance::default()),
             evaluation: Slot::new(f32::NAN),
@@ -229,6 +234,8 @@ impl<B: BitSet> Pipeline<B> {
             stats.knowledge_cached += 1;
             self.vc_fresh = None;
             self.cached = Some(slot);
+            self.last_depth = depth;
+            self.last_cached = true;
             return node;
         }
         let node = self.analyse_uncached(pos, depth, stats);
@@ -237,23 +244,18 @@ impl<B: BitSet> Pipeline<B> {
             node.filled.iter().filter(|f| !f.is_empty()).count(),
             "one fill step per colour"
         );
+        // The move order is left for [`Pipeline::order`]: most nodes df-pn analyses return to
+        // their parent before a child is chosen, and never need one.
         let slot = self.cache_slot(key);
-        let mut scratch = std::mem::take(&mut self.scratch);
-        scratch.clear();
-        if matches!(node.verdict, Verdict::Open) {
-            // A decided node has no children to order.
-            self.order(pos, node.moves, &mut scratch);
-        }
         let e = &mut self.cache[slot];
         e.key = key;
         e.node = node;
-        e.len = scratch.len().min(ORDER_MAX) as u8;
-        e.evaluation = self.evaluation.get();
-        for (o, c) in e.order.iter_mut().zip(&scratch) {
-            *o = B::bit_of(*c) as u16;
-        }
-        self.scratch = scratch;
+        e.len = 0;
+        e.ordered = false;
+        e.evaluation = f32::NAN;
         self.cached = Some(slot);
+        self.last_depth = depth;
+        self.last_cached = false;
         node
     }
 
@@ -541,9 +543,14 @@ impl<B: BitSet> Pipeline<B> {
         (!e.is_nan()).then_some(f64::from(e))
     }
 
-    /// Writes `moves` into `out` in search order (best first).
-    pub(crate) fn order(&self, pos: &Position<B>, moves: B, out: &mut Vec<Cell>) {
+    /// Writes `moves` into `out` in search order (best first), for the position analysed last.
+    pub(crate) fn order(&mut self, pos: &Position<B>, moves: B, out: &mut Vec<Cell>) {
         out.clear();
+        if let Some(slot) = self.cached {
+            if !self.cache[slot].ordered {
+                self.order_cached(pos, slot);
+            }
+        }
         let score = &self.centre;
         if let Some(slot) = self.cached {
             // The order computed when the analysis was cached; cells past its length follow
@@ -563,6 +570,52 @@ impl<B: BitSet> Pipeline<B> {
             out[start..].sort_unstable_by_key(|c| (-score[B::bit_of(*c)], B::bit_of(*c)));
             return;
         }
+        self.order_uncached(pos, moves, out);
+    }
+
+    /// Orders the moves of the cached analysis in `slot`, of `pos`, and keeps the order there.
+    /// On a visit that found the analysis cached, the connections it needs are those of the
+    /// pool when they are still there, else they are built again (derived from the closest
+    /// builder kept), and the node's children then derive theirs from them.
+    fn order_cached(&mut self, pos: &Position<B>, slot: usize) {
+        let key = self.cache[slot].key;
+        let moves = self.cache[slot].node.moves;
+        if self.last_cached
+            && moves.len() > 1
+            && !self.vc.is_empty()
+            && matches!(self.cfg.ordering, MoveOrdering::HScore | MoveOrdering::Resistance)
+        {
+            self.clock += 1;
+            match self.vc_key.iter().position(|&k| k == key) {
+                Some(i) => {
+                    self.vc_used[i] = self.clock;
+                    self.vc_fresh = Some(i);
+                }
+                None => {
+                    let started = self.start_vc(pos, self.last_depth);
+                    self.finish_vc(pos, self.last_depth, started);
+                    self.vc_fresh = Some(started.0);
+                }
+            }
+        }
+        let mut scratch = std::mem::take(&mut self.scratch);
+        self.evaluation.set(f32::NAN);
+        self.order_uncached(pos, moves, &mut scratch);
+        let e = &mut self.cache[slot];
+        e.len = scratch.len().min(ORDER_MAX) as u8;
+        e.ordered = true;
+        e.evaluation = self.evaluation.get();
+        for (o, c) in e.order.iter_mut().zip(&scratch) {
+            *o = B::bit_of(*c) as u16;
+        }
+        self.scratch = scratch;
+    }
+
+    /// Writes `moves` into `out` in search order, from the connections of the builder last
+    /// built (when the ordering uses them).
+    fn order_uncached(&self, pos: &Position<B>, moves: B, out: &mut Vec<Cell>) {
+        out.clear();
+        let score = &self.centre;
         out.extend(moves.iter());
         if out.len() < 2 {
             return;
@@ -621,6 +674,8 @@ struct Cached<B> {
     key: u64,
     node: Node<B>,
     len: u8,
+    /// Whether `order` holds the move order yet.
+    ordered: bool,
     /// The circuit's evaluation for the player to move (NaN when the order did not come
     /// from the circuit).
     evaluation: f32,
@@ -641,6 +696,7 @@ impl<B: BitSet> Default for Cached<B> {
                 needs: [B::EMPTY; 2],
             },
             len: 0,
+            ordered: false,
             evaluation: f32::NAN,
             order: [0; ORDER_MAX],
         }

@@ -384,7 +384,7 @@ impl<B: BitSet> Searcher<B> {
             p.list.extend(p.scores.iter().filter(|(c, _)| moves.contains(*c)).copied());
             p.list.sort_unstable_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
         } else {
-            match &self.analyser {
+            match &mut self.analyser {
                 Some(a) => a.order(pos, moves, &mut p.order),
                 None => centre_order(pos, moves, &mut p.order),
             }

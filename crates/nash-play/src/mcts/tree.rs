@@ -1044,7 +1044,7 @@ fn analyse<B: BitSet>(
 /// (with `value` on): read from the circuit order if `order` holds it, else from an order
 /// computed into `scratch` for it and dropped.
 fn evaluate<B: BitSet>(
-    a: &Analyser<B>,
+    a: &mut Analyser<B>,
     pos: &Position<B>,
     moves: B,
     node: &Node,
