@@ -53,7 +53,7 @@ const VARIANTS: [(&str, &str); 12] = [
     ("default", "default"),
     ("fast", "fast"),
     // What nash-search's solvers use (`Knowledge::solver_hsearch`).
-    ("solver", "or=greedy,no-semi-and,max-fulls=32,max-semis=64"),
+    ("solver", "or=greedy,no-semi-and,max-fulls=32,max-semis=32"),
     ("solver-or5", "or=5,no-semi-and,max-fulls=32,max-semis=64,or-budget=256"),
 ];
 
@@ -142,7 +142,7 @@ fn bench_random(c: &mut Criterion) {
             ("base-capped", "base,max-fulls=32,max-semis=64"),
             ("default", "default"),
             ("fast", "fast"),
-            ("solver", "or=greedy,no-semi-and,max-fulls=32,max-semis=64"),
+            ("solver", "or=greedy,no-semi-and,max-fulls=32,max-semis=32"),
             ("solver-or5", "or=5,no-semi-and,max-fulls=32,max-semis=64,or-budget=256"),
         ] {
             let config: HSearchConfig = words.parse().unwrap();
