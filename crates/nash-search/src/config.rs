@@ -203,12 +203,13 @@ impl Knowledge {
     /// The H-search the solvers use by default: the greedy OR rule, no border midpoints, no semi
     /// AND, at most 32 full and 32 semi connections per pair of ends, and the edge templates
     /// with helper stones. Against 64 semis a pair, 32 took 3 to 7% less time on the 7×7 and
-    /// 8×8 openings and the empty 8×8 board (docs/solving.md, "At most 32 semis a pair"). Against the exhaustive
-    /// OR-5 rule (with a budget of 256 steps per new semi) it needs a fifth more nodes but a
-    /// node costs a third less: 10 % less time on the 49 7x7 openings and a quarter less on the
-    /// empty 8x8 board, two threads (docs/vc.md, "The greedy OR rule"). Against OR-3, OR-5
-    /// needed a third fewer nodes; against caps of 8 and 16 connections a fifth fewer nodes and a
-    /// quarter less time on 6x6 and 7x7 openings (Chen 2025 s.5.5 compares OR-k variants).
+    /// 8×8 openings and the empty 8×8 board (docs/solving.md, "At most 32 semis a pair").
+    /// Against the exhaustive OR-5 rule (with a budget of 256 steps per new semi) it needs a
+    /// fifth more nodes but a node costs a third less: 10 % less time on the 49 7x7 openings
+    /// and a quarter less on the empty 8x8 board, two threads (docs/vc.md, "The greedy OR
+    /// rule"). Against OR-3, OR-5 needed a third fewer nodes; against caps of 8 and 16
+    /// connections a fifth fewer nodes and a quarter less time on 6x6 and 7x7 openings (Chen
+    /// 2025 s.5.5 compares OR-k variants).
     pub fn solver_hsearch() -> HSearchConfig {
         HSearchConfig {
             or_limit: OrLimit::Greedy,
@@ -223,10 +224,11 @@ impl Knowledge {
     }
 
     /// [`Knowledge::solver_hsearch`] with the exhaustive OR-5 rule it had before the greedy
-    /// one (a budget of 256 steps per new semi) and its cap of 64 semis a pair. The players keep it, as they were measured
-    /// with it (docs/players.md) and the greedy rule has not been measured in play; the
-    /// certificates' re-solves take its OR rule, because the greedy rule's fulls depend on the
-    /// order of work and a resumed build would write another certificate (docs/proofs.md).
+    /// one (a budget of 256 steps per new semi) and its cap of 64 semis a pair. The players
+    /// keep it, as they were measured with it (docs/players.md) and the greedy rule has not
+    /// been measured in play; the certificates' re-solves take its OR rule, because the greedy
+    /// rule's fulls depend on the order of work and a resumed build would write another
+    /// certificate (docs/proofs.md).
     pub fn or5_hsearch() -> HSearchConfig {
         HSearchConfig {
             or_limit: OrLimit::AtMost(5),

@@ -116,11 +116,10 @@ pub(crate) struct Pipeline<B: BitSet> {
     /// The size the cache may grow to, and the analyses stored since it last grew.
     cache_max: usize,
     cache_stored: usize,
-    /// The cache slot of the position last analysed, if it came from or went to the cache;
-    /// that position's depth below the root, and whether its analysis came from the cache.
+    /// The cache slot of the position last analysed, if it came from or went to the cache,
+    /// and that position's depth below the root.
     cached: Option<usize>,
     last_depth: usize,
-    last_cached: bool,
     scratch: Vec<Cell>,
     /// The circuit evaluator of resistance ordering; `order_uncached` takes `&self`, and a
     /// pipeline belongs to one worker, so a `RefCell` lends its buffers.
@@ -194,7 +193,6 @@ impl<B: BitSet> Pipeline<B> {
             cache_stored: 0,
             cached: None,
             last_depth: 0,
-            last_cached: false,
             scratch: Vec::with_capacity(n),
             resistance: RefCell::new(Resistance::default()),
             evaluation: Slot::new(f32::NAN),
@@ -235,7 +233,6 @@ impl<B: BitSet> Pipeline<B> {
             self.vc_fresh = None;
             self.cached = Some(slot);
             self.last_depth = depth;
-            self.last_cached = true;
             return node;
         }
         let node = self.analyse_uncached(pos, depth, stats);
@@ -255,7 +252,6 @@ impl<B: BitSet> Pipeline<B> {
         e.evaluation = f32::NAN;
         self.cached = Some(slot);
         self.last_depth = depth;
-        self.last_cached = false;
         node
     }
 
@@ -472,8 +468,7 @@ impl<B: BitSet> Pipeline<B> {
             0 => 0,
             d => self.path.get(d - 1).copied().unwrap_or(0),
         };
-        let parent =
-            (parent_key != 0).then(|| self.vc_key.iter().position(|&k| k == parent_key)).flatten();
+        let parent = self.pooled(parent_key);
         // Without the parent's builder, the kept builder whose position is closest below this
         // one (an ancestor, or a position df-pn left for another line): updating it costs
         // less than building both sets from scratch.
@@ -501,6 +496,11 @@ impl<B: BitSet> Pipeline<B> {
     ) {
         self.build_side(pos, slot, parent, !pos.to_move());
         self.vc_key[slot] = self.path.get(depth).copied().unwrap_or(0);
+    }
+
+    /// The pool slot of the builder that describes the position of `key`, if any (0: none).
+    fn pooled(&self, key: u64) -> Option<usize> {
+        (key != 0).then(|| self.vc_key.iter().position(|&k| k == key)).flatten()
     }
 
     /// Builds `color`'s connections of `pos` in `slot`, from the builder in `parent` when
@@ -550,11 +550,9 @@ impl<B: BitSet> Pipeline<B> {
             if !self.cache[slot].ordered {
                 self.order_cached(pos, slot);
             }
-        }
-        let score = &self.centre;
-        if let Some(slot) = self.cached {
-            // The order computed when the analysis was cached; cells past its length follow
-            // in centre order.
+            // The order kept with the cached analysis; cells past its length follow in centre
+            // order.
+            let score = &self.centre;
             let e = &self.cache[slot];
             self.evaluation.set(e.evaluation);
             let mut rest = moves;
@@ -574,20 +572,21 @@ impl<B: BitSet> Pipeline<B> {
     }
 
     /// Orders the moves of the cached analysis in `slot`, of `pos`, and keeps the order there.
-    /// On a visit that found the analysis cached, the connections it needs are those of the
-    /// pool when they are still there, else they are built again (derived from the closest
-    /// builder kept), and the node's children then derive theirs from them.
+    /// An open analysis of more than one move made just now left its builder (`vc_fresh`); one
+    /// that came from the cache did not, so its connections are those of the pool when they
+    /// are still there, else they are built again (derived from the closest builder kept), and
+    /// the node's children then derive theirs from them.
     fn order_cached(&mut self, pos: &Position<B>, slot: usize) {
         let key = self.cache[slot].key;
         let moves = self.cache[slot].node.moves;
-        if self.last_cached
+        if self.vc_fresh.is_none()
             && moves.len() > 1
             && !self.vc.is_empty()
             && matches!(self.cfg.ordering, MoveOrdering::HScore | MoveOrdering::Resistance)
         {
-            self.clock += 1;
-            match self.vc_key.iter().position(|&k| k == key) {
+            match self.pooled(key) {
                 Some(i) => {
+                    self.clock += 1;
                     self.vc_used[i] = self.clock;
                     self.vc_fresh = Some(i);
                 }
