@@ -302,8 +302,8 @@ fn verify(
                 for btm in [true, false] {
                     out.positions += 1;
                     tally.positions += 1;
-                    claim(o, v, &pl, State { black, white, black_to_move: btm })
-                        .map_err(|e| failure(geom, v, anchor, black, white, btm, &e, o))?;
+                    let state = State { black, white, black_to_move: btm };
+                    claim(o, v, &pl, state).map_err(|e| failure(geom, v, anchor, state, &e, o))?;
                 }
                 Ok(())
             };
@@ -416,17 +416,15 @@ fn claim(o: &mut Oracle, p: &Pattern, pl: &Placement<Bitboard>, s: State) -> Res
     Ok(())
 }
 
-#[allow(clippy::too_many_arguments)]
 fn failure(
     geom: &'static Geometry<Bitboard>,
     p: &Pattern,
     anchor: Cell,
-    black: u32,
-    white: u32,
-    black_to_move: bool,
+    state: State,
     what: &str,
     o: &Oracle,
 ) -> String {
+    let State { black, white, black_to_move } = state;
     let mut pos = Position::empty(geom);
     let cells = |m: u32| -> Bitboard {
         geom.cells().iter().filter(|c| m >> o.index(*c) & 1 != 0).collect()

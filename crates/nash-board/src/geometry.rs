@@ -154,6 +154,12 @@ impl<B: BitSet> Geometry<B> {
         Ok(slot.get_or_init(|| Geometry::build(cols as u8, rows as u8)))
     }
 
+    /// The geometry of the board of one cell, which every width has: a start for state that
+    /// always needs a board before it is given one.
+    pub fn smallest() -> &'static Geometry<B> {
+        B::geometries()[0].get_or_init(|| Geometry::build(1, 1))
+    }
+
     fn build(cols: u8, rows: u8) -> Geometry<B> {
         let mut cells = B::EMPTY;
         for r in 0..rows {

@@ -7,7 +7,8 @@
 //! adjacent, so it can be skipped. The same holds when the cell touches exactly one P node and
 //! every other neighbour touches that node: a path's step u-cell-v becomes u-node-v, and the
 //! node's stones cost nothing. A cell that passes the test for both players is dead
-//! (002 §3.3, Definition 5; the dead-cell theory of Hayward et al. that 002 cites as [HR06]).
+//! (Chen 2025 s.3.3, Definition 5; the dead-cell theory of Hayward et al. that Chen 2025 cites
+//! as [HR06]).
 //! Adding stones only removes minimal winsets, so a dead cell stays dead whatever is played.
 //!
 //! One player's test is enough. In Hex a set T of empty cells wins for Q exactly when it meets

@@ -1,5 +1,5 @@
 //! The inferior cell engine: fill-in of dead and captured cells to a fixed point, then pruning
-//! of the player to move's vulnerable and dominated moves (002 §3.3 Theorem 6, §5.3).
+//! of the player to move's vulnerable and dominated moves (Chen 2025 s.3.3 Theorem 6, s.5.3).
 //!
 //! # What is sound, and what a solver may combine
 //!
@@ -515,8 +515,8 @@ impl<B: BitSet> Ice<B> {
     /// after the opponent takes either cell and the owner the other, the opponent's stone is
     /// dead (one player's neighbourhood test passes for it), or dead once one of its other
     /// empty neighbours is filled with either colour. The owner's reply strategy makes
-    /// every opponent stone in the pair dead, so the pair is captured (002 §3.3). This is the
-    /// reasoning of the bridge patterns, applied wherever it holds. Labels are recomputed
+    /// every opponent stone in the pair dead, so the pair is captured (Chen 2025 s.3.3). This is
+    /// the reasoning of the bridge patterns, applied wherever it holds. Labels are recomputed
     /// after every fill so that each test sees the current groups.
     fn capture_pairs(
         &self,

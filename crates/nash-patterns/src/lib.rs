@@ -1,5 +1,5 @@
 //! Inferior cell analysis for Hex: dead, captured, vulnerable and dominated cells, with
-//! fill-in (002 §3.3 and §5.3).
+//! fill-in (Chen 2025 s.3.3 and s.5.3).
 //!
 //! - [`pattern`]: local patterns as data (the text format of docs/patterns.md) and their
 //!   images under the hex lattice's symmetries and the colour swap.

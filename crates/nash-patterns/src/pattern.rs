@@ -76,10 +76,11 @@ impl Req {
 pub enum Kind {
     /// The targets are dead: each may be filled with either colour.
     Dead,
-    /// The targets form a set captured by the colour: fill them with it (002 §3.3, Theorem 6).
+    /// The targets form a set captured by the colour: fill them with it (Chen 2025 s.3.3,
+    /// Theorem 6).
     Captured(Color),
     /// A move of the colour to any target is inferior to its move to the dominator: the
-    /// colour playing the dominator captures the targets (002 §3.3, Definition 5).
+    /// colour playing the dominator captures the targets (Chen 2025 s.3.3, Definition 5).
     Dominated(Color),
 }
 
@@ -212,7 +213,7 @@ impl Pattern {
 
     /// The patterns of kind `dominated` that a capture implies: if a stone of the capturing
     /// colour on one cell makes the targets captured, then the colour's move there dominates
-    /// its moves to the targets (002 §3.3, Definition 5: "a P-move to k captures j").
+    /// its moves to the targets (Chen 2025 s.3.3, Definition 5: "a P-move to k captures j").
     pub fn implied_dominations(&self) -> Vec<Pattern> {
         let Kind::Captured(color) = self.kind else { return Vec::new() };
         let stones = self.cells.iter().filter(|c| c.req == Req::Stone(color)).count();
@@ -280,8 +281,8 @@ impl PatternSet {
         DEFAULT_PATTERNS.parse().expect("the shipped pattern file parses")
     }
 
-    /// The three patterns of 002 Figure 3.3 only (capture, dead, and the inferior pattern that
-    /// the capture implies).
+    /// The three patterns of Chen 2025 Figure 3.3 only (capture, dead, and the inferior pattern
+    /// that the capture implies).
     pub fn figure_3_3() -> PatternSet {
         let all = PatternSet::builtin();
         PatternSet {

@@ -69,7 +69,7 @@ pub enum Node {
     },
     /// The winner has a virtual connection between their two edges: a full one (a strategy
     /// that connects even with the loser to move), or a semi one with the winner to move. The
-    /// steps derive it by the rules of H-search (Anshelevich 2002), each from earlier steps;
+    /// steps derive it by the rules of H-search (Anshelevich 2000), each from earlier steps;
     /// the last step is the connection. The checker recomputes every step's ends and carrier.
     Vc {
         /// The derivation, children first.
@@ -82,8 +82,8 @@ pub enum Node {
         replies: Vec<(At, u32)>,
     },
     /// The loser is to move, and the winner has strategies that each win whatever the loser
-    /// plays outside their carrier: an opponent-oblivious strategy (Hayward and Toft, seed 002
-    /// Theorem 8). Each option is a carrier `keep` and the node of the winner's strategy,
+    /// plays outside their carrier: an opponent-oblivious strategy (Hayward and Toft, as in
+    /// Chen 2025 Theorem 8). Each option is a carrier `keep` and the node of the winner's strategy,
     /// winner to move, once the loser owns every empty cell outside `keep` (the loser's move
     /// among them). No empty cell may be in every option's carrier, so every move of the loser
     /// is answered by some option.

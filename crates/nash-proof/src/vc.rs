@@ -1,7 +1,7 @@
 //! Virtual connections re-derived: the checker's side of [`Node::Vc`](crate::Node::Vc).
 //!
 //! Each step's connection is recomputed from the board and the steps it names, by the rules of
-//! H-search (Anshelevich 2002; seed 001 §5). Why each rule is sound, with the winner's
+//! H-search (Anshelevich 2000 s.5). Why each rule is sound, with the winner's
 //! strategy it gives:
 //! - `Touch`: two ends whose groups are adjacent or one are connected already.
 //! - `And` through a winner's stone or edge `z`: answer each loser move in the carrier it hits;

@@ -165,75 +165,184 @@ impl HSearchConfig {
     /// Applies one variant word (see [`VariantError`] for the list) to the configuration.
     pub fn apply(&mut self, word: &str) -> Result<(), VariantError> {
         let bad = || VariantError(word.to_string());
-        let (name, value) = match word.split_once('=') {
-            Some((n, v)) => (n, Some(v)),
-            None => (word, None),
+        let (setting, given) = match word.split_once('=') {
+            Some((n, v)) => (find(n), Given::Value(v)),
+            None => match find(word) {
+                Some(s) => (Some(s), Given::On),
+                None => (word.strip_prefix("no-").and_then(find), Given::Off),
+            },
         };
-        let cap = |v: Option<&str>| -> Result<Option<usize>, VariantError> {
-            match v {
-                Some("none") | Some("unlimited") => Ok(None),
-                Some(v) => v.parse::<usize>().ok().filter(|n| *n > 0).map(Some).ok_or_else(bad),
-                None => Err(bad()),
-            }
-        };
-        match (name, value) {
-            ("default", None) => *self = HSearchConfig::default(),
-            ("base", None) => *self = HSearchConfig::thesis_base(),
-            ("fast", None) => *self = HSearchConfig::fast(),
-            ("exact", None) => *self = self.exact(),
-            ("or", Some("unlimited")) => self.or_limit = OrLimit::Unlimited,
-            ("or", Some("greedy")) => self.or_limit = OrLimit::Greedy,
-            ("or", Some(k)) => match k.parse::<u8>() {
-                Ok(k) if k >= 2 => self.or_limit = OrLimit::AtMost(k),
-                _ => return Err(bad()),
-            },
-            ("or2", None) => self.or_limit = OrLimit::AtMost(2),
-            ("or3", None) => self.or_limit = OrLimit::AtMost(3),
-            ("border", None) => self.border_midpoint = true,
-            ("no-border", None) => self.border_midpoint = false,
-            ("border-local", Some("none")) => self.border_local = None,
-            ("border-local", Some(k)) => match k.parse::<u8>() {
-                Ok(k) => self.border_local = Some(k),
-                _ => return Err(bad()),
-            },
-            ("captured", None) => self.captured_sets = true,
-            ("no-captured", None) => self.captured_sets = false,
-            ("ladders", None) => self.ladders = Some(u8::MAX),
-            ("ladders", Some("none")) | ("no-ladders", None) => self.ladders = None,
-            ("ladders", Some(k)) => match k.parse::<u8>() {
-                Ok(k) if k >= 1 => self.ladders = Some(k),
-                _ => return Err(bad()),
-            },
-            ("templates", None) => self.templates = true,
-            ("no-templates", None) => self.templates = false,
-            ("lean-fulls", None) => self.lean_fulls = true,
-            ("no-lean-fulls", None) => self.lean_fulls = false,
-            ("early-stop", None) => self.early_stop = true,
-            ("no-early-stop", None) => self.early_stop = false,
-            ("optimization", None) => self.optimization = true,
-            ("no-optimization", None) => self.optimization = false,
-            ("area", None) => self.area_limit = true,
-            ("no-area", None) => self.area_limit = false,
-            ("semi-and", None) => self.semi_and = true,
-            ("no-semi-and", None) => self.semi_and = false,
-            ("semi-naive", None) => self.semi_naive = true,
-            ("no-semi-naive", None) => self.semi_naive = false,
-            ("max-fulls", v) => self.max_fulls = cap(v)?,
-            ("max-semis", v) => self.max_semis = cap(v)?,
-            ("or-budget", v) => self.or_budget = cap(v)?.map(|n| n.min(u32::MAX as usize) as u32),
-            _ => return Err(bad()),
-        }
-        Ok(())
+        let setting = setting.ok_or_else(bad)?;
+        (setting.set)(self, given).ok_or_else(bad)
     }
+}
+
+/// How a variant word names its setting: alone, with `no-` before it, or with `=value`.
+#[derive(Clone, Copy, Debug)]
+enum Given<'a> {
+    On,
+    Off,
+    Value(&'a str),
+}
+
+/// One variant word: its name, the forms it takes (for the error's list), how it changes a
+/// configuration (`None` for a form or value it does not take) and, for the settings a
+/// configuration prints, how it prints.
+struct Setting {
+    name: &'static str,
+    forms: &'static str,
+    set: fn(&mut HSearchConfig, Given<'_>) -> Option<()>,
+    show: Option<fn(&HSearchConfig) -> String>,
+}
+
+/// An on/off setting: `name` turns it on, `no-name` off.
+macro_rules! flag {
+    ($name:literal, $field:ident) => {
+        Setting {
+            name: $name,
+            forms: concat!("[no-]", $name),
+            set: |c, g| {
+                c.$field = match g {
+                    Given::On => true,
+                    Given::Off => false,
+                    Given::Value(_) => return None,
+                };
+                Some(())
+            },
+            show: Some(|c| {
+                if c.$field {
+                    $name.to_string()
+                } else {
+                    concat!("no-", $name).to_string()
+                }
+            }),
+        }
+    };
+}
+
+/// A setting that is a preset (or a change of presets): only its name alone.
+macro_rules! preset {
+    ($name:literal, $apply:expr) => {
+        Setting {
+            name: $name,
+            forms: $name,
+            set: |c, g| {
+                let apply: fn(&mut HSearchConfig) = $apply;
+                matches!(g, Given::On).then(|| apply(c))
+            },
+            show: None,
+        }
+    };
+}
+
+/// A cap: `name=N` with `N > 0`, or `name=none` (or `unlimited`) for no cap.
+macro_rules! cap {
+    ($name:literal, $field:ident, $to:expr, $from:expr) => {
+        Setting {
+            name: $name,
+            forms: concat!($name, "=N"),
+            set: |c, g| {
+                let Given::Value(v) = g else { return None };
+                let n = match v {
+                    "none" | "unlimited" => None,
+                    v => Some(v.parse::<usize>().ok().filter(|n| *n > 0)?),
+                };
+                let to: fn(usize) -> _ = $to;
+                c.$field = n.map(to);
+                Some(())
+            },
+            show: Some(|c| {
+                let from: fn(_) -> usize = $from;
+                format!(concat!($name, "={}"), number(c.$field.map(from)))
+            }),
+        }
+    };
+}
+
+fn number(n: Option<usize>) -> String {
+    n.map_or("none".to_string(), |n| n.to_string())
+}
+
+/// Every variant word, in the order a configuration prints them: the one table that parsing,
+/// printing and the error's list of words are made from.
+const SETTINGS: &[Setting] = &[
+    preset!("default", |c| *c = HSearchConfig::default()),
+    preset!("base", |c| *c = HSearchConfig::thesis_base()),
+    preset!("fast", |c| *c = HSearchConfig::fast()),
+    preset!("exact", |c| *c = c.exact()),
+    Setting {
+        name: "or",
+        forms: "or=K, or=unlimited, or=greedy",
+        set: |c, g| {
+            let Given::Value(v) = g else { return None };
+            c.or_limit = match v {
+                "unlimited" => OrLimit::Unlimited,
+                "greedy" => OrLimit::Greedy,
+                k => OrLimit::AtMost(k.parse::<u8>().ok().filter(|k| *k >= 2)?),
+            };
+            Some(())
+        },
+        show: Some(|c| match c.or_limit {
+            OrLimit::AtMost(k) => format!("or={k}"),
+            OrLimit::Unlimited => "or=unlimited".to_string(),
+            OrLimit::Greedy => "or=greedy".to_string(),
+        }),
+    },
+    preset!("or2", |c| c.or_limit = OrLimit::AtMost(2)),
+    preset!("or3", |c| c.or_limit = OrLimit::AtMost(3)),
+    flag!("border", border_midpoint),
+    flag!("captured", captured_sets),
+    flag!("templates", templates),
+    flag!("lean-fulls", lean_fulls),
+    flag!("early-stop", early_stop),
+    flag!("optimization", optimization),
+    flag!("area", area_limit),
+    flag!("semi-and", semi_and),
+    flag!("semi-naive", semi_naive),
+    Setting {
+        name: "border-local",
+        forms: "border-local=K",
+        set: |c, g| {
+            c.border_local = match g {
+                Given::Value("none") => None,
+                Given::Value(k) => Some(k.parse::<u8>().ok()?),
+                Given::On | Given::Off => return None,
+            };
+            Some(())
+        },
+        show: Some(|c| format!("border-local={}", number(c.border_local.map(usize::from)))),
+    },
+    Setting {
+        name: "ladders",
+        forms: "[no-]ladders, ladders=K",
+        set: |c, g| {
+            c.ladders = match g {
+                Given::On => Some(u8::MAX),
+                Given::Off | Given::Value("none") => None,
+                Given::Value(k) => Some(k.parse::<u8>().ok().filter(|k| *k >= 1)?),
+            };
+            Some(())
+        },
+        show: Some(|c| format!("ladders={}", number(c.ladders.map(usize::from)))),
+    },
+    cap!("max-fulls", max_fulls, |n| n, |n| n),
+    cap!("max-semis", max_semis, |n| n, |n| n),
+    cap!("or-budget", or_budget, |n| n.min(u32::MAX as usize) as u32, |n: u32| n as usize),
+];
+
+/// The setting a variant word names.
+fn find(name: &str) -> Option<&'static Setting> {
+    SETTINGS.iter().find(|s| s.name == name)
+}
+
+/// The list of variant words, for the error's message.
+fn variant_words() -> String {
+    SETTINGS.iter().map(|s| s.forms).collect::<Vec<_>>().join(", ")
 }
 
 /// A variant word that [`HSearchConfig::apply`] does not know.
 #[derive(Clone, PartialEq, Eq, Debug, thiserror::Error)]
-#[error(
-    "unknown H-search variant {0:?}: expected default, base, fast, exact, or=K, or=unlimited, or=greedy, or2, or3, \
-     [no-]border, border-local=K, [no-]captured, [no-]ladders, ladders=K, [no-]templates, [no-]lean-fulls, [no-]early-stop, [no-]optimization, [no-]area, [no-]semi-and, [no-]semi-naive, max-fulls=N, \
-     max-semis=N, or-budget=N"
-)]
+#[error("unknown H-search variant {0:?}: expected {words}", words = variant_words())]
 pub struct VariantError(pub String);
 
 impl FromStr for HSearchConfig {
@@ -251,35 +360,14 @@ impl FromStr for HSearchConfig {
 }
 
 impl fmt::Display for HSearchConfig {
+    /// Every setting that is not a preset, as variant words in the table's order, separated
+    /// by commas: the text parses back to the same configuration.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.or_limit {
-            OrLimit::AtMost(k) => write!(f, "or={k}")?,
-            OrLimit::Unlimited => write!(f, "or=unlimited")?,
-            OrLimit::Greedy => write!(f, "or=greedy")?,
+        let mut sep = "";
+        for show in SETTINGS.iter().filter_map(|s| s.show) {
+            write!(f, "{sep}{}", show(self))?;
+            sep = ",";
         }
-        let flag = |b: bool, name: &str| if b { name.to_string() } else { format!("no-{name}") };
-        write!(
-            f,
-            ",{},{},{},{},{},{},{},{},{}",
-            flag(self.border_midpoint, "border"),
-            flag(self.captured_sets, "captured"),
-            flag(self.templates, "templates"),
-            flag(self.lean_fulls, "lean-fulls"),
-            flag(self.early_stop, "early-stop"),
-            flag(self.optimization, "optimization"),
-            flag(self.area_limit, "area"),
-            flag(self.semi_and, "semi-and"),
-            flag(self.semi_naive, "semi-naive")
-        )?;
-        let num = |n: Option<usize>| n.map_or("none".to_string(), |n| n.to_string());
-        write!(
-            f,
-            ",border-local={},ladders={},max-fulls={},max-semis={},or-budget={}",
-            num(self.border_local.map(usize::from)),
-            num(self.ladders.map(usize::from)),
-            num(self.max_fulls),
-            num(self.max_semis),
-            num(self.or_budget.map(|n| n as usize))
-        )
+        Ok(())
     }
 }

@@ -14,11 +14,20 @@ use crate::store::{HSearchStats, Store};
 /// buffers, so after the first few calls on a board size they do not allocate. To keep the
 /// connections of a parent while exploring a child, keep one builder per search depth and copy
 /// with [`Clone::clone_from`], which also reuses buffers.
+///
+/// A builder always describes a position: [`VcBuilder::new`] starts from the empty board of one
+/// cell, built, so every update works on the board it has (there is no state in which an
+/// update has no board to work on).
 #[derive(Debug)]
 pub struct VcBuilder<B: BitSet> {
     pub(crate) config: HSearchConfig,
-    pub(crate) geom: Option<&'static Geometry<B>>,
+    /// The board of the position the sets describe.
+    pub(crate) geom: &'static Geometry<B>,
+    /// Whether a position was given ([`VcBuilder::geometry`]); before that, the builder
+    /// describes the empty board of one cell it starts from.
+    given: bool,
     pub(crate) stones: [B; 2],
+    /// The side to move: the one source of it (a store is told at each build or update).
     pub(crate) to_move: Color,
     pub(crate) stores: [Store<B>; 2],
     layers: Vec<B>,
@@ -42,6 +51,7 @@ impl<B: BitSet> Clone for VcBuilder<B> {
     fn clone_from(&mut self, src: &VcBuilder<B>) {
         self.config = src.config;
         self.geom = src.geom;
+        self.given = src.given;
         self.stones = src.stones;
         self.to_move = src.to_move;
         let [b, w] = &mut self.stores;
@@ -57,16 +67,22 @@ impl<B: BitSet> Default for VcBuilder<B> {
 }
 
 impl<B: BitSet> VcBuilder<B> {
-    /// A builder with this configuration and no position yet.
+    /// A builder with this configuration and no position given yet: it describes the empty
+    /// board of one cell, Black to move, until the first build.
     pub fn new(config: HSearchConfig) -> VcBuilder<B> {
-        VcBuilder {
+        let mut vc = VcBuilder {
             config,
-            geom: None,
+            geom: Geometry::smallest(),
+            given: false,
             stones: [B::EMPTY; 2],
             to_move: Color::Black,
             stores: [Store::new(Color::Black), Store::new(Color::White)],
             layers: Vec::new(),
+        };
+        for color in Color::ALL {
+            vc.rebuild(color);
         }
+        vc
     }
 
     /// Bytes this builder holds on the heap (the capacity of its buffers); a solver's memory
@@ -96,9 +112,9 @@ impl<B: BitSet> VcBuilder<B> {
         self.stones[color.index()]
     }
 
-    /// The board, once a position has been built.
+    /// The board, once a position has been given (built or derived).
     pub fn geometry(&self) -> Option<&'static Geometry<B>> {
-        self.geom
+        self.given.then_some(self.geom)
     }
 
     /// Counters of the last build or update of one player's connections.
@@ -108,7 +124,8 @@ impl<B: BitSet> VcBuilder<B> {
 
     /// Full H-search of both players' connections in `pos`, from scratch.
     pub fn build(&mut self, pos: &Position<B>) {
-        self.geom = Some(pos.geometry());
+        self.geom = pos.geometry();
+        self.given = true;
         self.stones = [pos.black(), pos.white()];
         self.to_move = pos.to_move();
         for color in Color::ALL {
@@ -138,7 +155,8 @@ impl<B: BitSet> VcBuilder<B> {
     /// already win it needs nothing else).
     pub fn build_side(&mut self, parent: Option<&VcBuilder<B>>, pos: &Position<B>, color: Color) {
         let geom = pos.geometry();
-        self.geom = Some(geom);
+        self.geom = geom;
+        self.given = true;
         self.stones = [pos.black(), pos.white()];
         self.to_move = pos.to_move();
         let (i, j) = (color.index(), (!color).index());
@@ -156,12 +174,11 @@ impl<B: BitSet> VcBuilder<B> {
                 let theirs = geom.cells() - p.stores[i].own - p.stores[i].empty;
                 let store = &mut self.stores[i];
                 store.derive_from(&p.stores[i], now[j] - theirs);
-                store.to_move = color == self.to_move;
                 // The player's new stones, all in one update. On the 49 7x7 openings a
                 // single new stone this way took about 7% less time than building the
                 // player's set again (docs/vc.md).
                 if !new.is_empty() && !store.stopped {
-                    store.own_stones(geom, new);
+                    store.own_stones(geom, new, color == self.to_move);
                 }
             }
             None => self.rebuild(color),
@@ -175,9 +192,7 @@ impl<B: BitSet> VcBuilder<B> {
     fn new_stones(&self, pos: &Position<B>, color: Color) -> Option<B> {
         let geom = pos.geometry();
         let store = &self.stores[color.index()];
-        let derivable = self.geom.is_some_and(|g| std::ptr::eq(g, geom))
-            && !self.config.area_limit
-            && !store.stopped;
+        let derivable = std::ptr::eq(self.geom, geom) && !self.config.area_limit && !store.stopped;
         if !derivable {
             return None;
         }
@@ -202,8 +217,9 @@ impl<B: BitSet> VcBuilder<B> {
         Some(cost)
     }
 
+    /// Builds the set of `color` from scratch for the position the builder describes.
     fn rebuild(&mut self, color: Color) {
-        let Some(geom) = self.geom else { return };
+        let geom = self.geom;
         let own = self.stones[color.index()];
         let empty = geom.cells() - self.stones[0] - self.stones[1];
         let area = if self.config.area_limit {
@@ -211,9 +227,8 @@ impl<B: BitSet> VcBuilder<B> {
         } else {
             empty
         };
-        let store = &mut self.stores[color.index()];
-        store.to_move = color == self.to_move;
-        store.build(geom, own, area, self.config);
+        let to_move = color == self.to_move;
+        self.stores[color.index()].build(geom, (own, area), self.config, to_move);
     }
 
     /// The ladder connections of `color` in `pos`, with at most `max_gap` cells between the
@@ -223,7 +238,8 @@ impl<B: BitSet> VcBuilder<B> {
         let geom = pos.geometry();
         let mut vc =
             VcBuilder::new(HSearchConfig { ladders: Some(max_gap), ..HSearchConfig::default() });
-        vc.geom = Some(geom);
+        vc.geom = geom;
+        vc.given = true;
         vc.stones = [pos.black(), pos.white()];
         let own = pos.stones(color);
         let empty = geom.cells() - pos.black() - pos.white();
@@ -245,7 +261,7 @@ impl<B: BitSet> VcBuilder<B> {
     /// Incremental update for a stone of `color` on the empty cell `cell` without changing the
     /// side to move, as fill-in does.
     pub fn put(&mut self, color: Color, cell: Cell) {
-        let Some(geom) = self.geom else { return };
+        let geom = self.geom;
         let bit = B::bit_of(cell);
         debug_assert!(geom.is_on_board(cell));
         debug_assert!(!(self.stones[0] | self.stones[1]).has_bit(bit), "cell {cell} is occupied");
@@ -260,7 +276,7 @@ impl<B: BitSet> VcBuilder<B> {
             let store = &mut self.stores[c.index()];
             store.stats = HSearchStats::default();
             if c == color {
-                store.own_stone(geom, bit);
+                store.own_stone(geom, bit, c == self.to_move);
             } else {
                 store.opponent_stone(bit);
             }
@@ -270,8 +286,7 @@ impl<B: BitSet> VcBuilder<B> {
     /// Incremental update for stones of `color` on every empty cell of `set` (fill-in), without
     /// changing the side to move.
     pub fn fill(&mut self, color: Color, set: B) {
-        let Some(geom) = self.geom else { return };
-        let free = set & (geom.cells() - self.stones[0] - self.stones[1]);
+        let free = set & (self.geom.cells() - self.stones[0] - self.stones[1]);
         for cell in free {
             self.put(color, cell);
         }
@@ -295,11 +310,8 @@ impl<B: BitSet> VcBuilder<B> {
         }
     }
 
-    /// Sets the side to move in the builder and its sets, without rebuilding anything.
+    /// Sets the side to move, without rebuilding anything.
     fn flip_to_move(&mut self, color: Color) {
         self.to_move = color;
-        for c in Color::ALL {
-            self.stores[c.index()].to_move = c == color;
-        }
     }
 }

@@ -94,7 +94,7 @@ impl<B: BitSet> VcBuilder<B> {
     /// carriers of the opponent's edge-to-edge connections, semi (keys included) and full; every
     /// empty cell if there are none. A move outside it loses.
     pub fn mustplay(&self) -> B {
-        let Some(geom) = self.geom else { return B::EMPTY };
+        let Some(geom) = self.geometry() else { return B::EMPTY };
         let c = !self.to_move;
         let store = &self.stores[c.index()];
         let (a, b) = self.ends(c);
@@ -164,7 +164,7 @@ impl<B: BitSet> VcBuilder<B> {
     /// columns, 1 next to it) plus half the number of semi connections from the cell to the other
     /// edge; the larger of the two, plus the centre weight. Higher is better.
     pub fn h_score(&self, color: Color, cell: Cell) -> f32 {
-        let Some(geom) = self.geom else { return 0.0 };
+        let Some(geom) = self.geometry() else { return 0.0 };
         let store = &self.stores[color.index()];
         let x = B::bit_of(cell);
         let (e1, e2) = store.edge_pair();
@@ -181,7 +181,8 @@ impl<B: BitSet> VcBuilder<B> {
 
     /// H-scores of every empty cell for the player to move, in board order.
     pub fn h_scores(&self) -> impl Iterator<Item = (Cell, f32)> + '_ {
-        let empty = self.geom.map_or(B::EMPTY, |g| g.cells() - self.stones[0] - self.stones[1]);
+        let empty =
+            self.geometry().map_or(B::EMPTY, |g| g.cells() - self.stones[0] - self.stones[1]);
         let color = self.to_move;
         empty.iter().map(move |c| (c, self.h_score(color, c)))
     }

@@ -3,7 +3,7 @@
 //! be written out as an H-search derivation that an independent checker re-applies (proof
 //! certificates).
 //!
-//! The written rules are the two of Anshelevich 2002 ([`DerivationStep`]): AND of two full
+//! The written rules are the two of Anshelevich 2000 ([`DerivationStep`]): AND of two full
 //! connections (through an empty midpoint it gives a semi), OR of connections between the same
 //! ends with no common cell. A semi connection that the semi AND rule made (a full and a semi
 //! meeting at a group) is written as a chain of full connections joined by the AND rule, with

@@ -12,9 +12,17 @@ use nash_board::{BitSet, Cell, Color, Geometry};
 use crate::config::HSearchConfig;
 use crate::record::{Origin, Recorder};
 
+mod arena;
+mod groups;
 mod ladders;
+mod pairs;
 mod rules;
 mod templates;
+
+use arena::{drop_supersets, Arenas, PairLists, Span};
+use groups::Groups;
+use pairs::{PairAt, PairIndex};
+use rules::{Engine, Work};
 
 /// The key field of a work item that is a full connection.
 pub(crate) const NO_KEY: u16 = u16::MAX;
@@ -44,78 +52,6 @@ impl<'a, B: Copy> Semis<'a, B> {
     }
 }
 
-/// Where one pair's list lives in its arena: `len` entries from `off`, room for `cap`.
-#[derive(Clone, Copy, Default, Debug)]
-struct Span {
-    off: u32,
-    len: u32,
-    cap: u32,
-}
-
-/// One pass over a pair's list of carriers (an antichain) before `carrier` joins it: `None` if
-/// a carrier in the list is a subset of `carrier` (the new one is not minimal); else the list's
-/// new length, the carriers that contain `carrier` dropped and the rest moved to the front in
-/// order. `moved(w, r)` is told of each move from `r` to `w`, so that a parallel arena (the
-/// semis' keys) follows, and `dropped(r)` of each carrier dropped from `r`.
-#[inline]
-fn drop_supersets<B: BitSet>(
-    list: &mut [B],
-    carrier: B,
-    mut moved: impl FnMut(usize, usize),
-    mut dropped: impl FnMut(usize),
-) -> Option<usize> {
-    let mut w = 0;
-    for r in 0..list.len() {
-        let c = list[r];
-        if c.is_subset(carrier) {
-            debug_assert_eq!(w, r, "the list of a pair is not an antichain");
-            return None;
-        }
-        if !carrier.is_subset(c) {
-            if w != r {
-                list[w] = c;
-                moved(w, r);
-            }
-            w += 1;
-        } else {
-            dropped(r);
-        }
-    }
-    Some(w)
-}
-
-impl Span {
-    #[inline]
-    fn range(self) -> std::ops::Range<usize> {
-        self.off as usize..(self.off + self.len) as usize
-    }
-}
-
-/// The lists of one pair of ends.
-#[derive(Clone, Copy, Default, Debug)]
-struct PairLists {
-    fulls: Span,
-    semis: Span,
-    /// How many of the full carriers, from the front of the list, the rules have combined
-    /// already. The queue is first in, first out and a list only ever appends and closes
-    /// gaps in order, so the combined ones are always the first ones; the AND rule pairs a new
-    /// full only with those, and every two fulls are combined once, when the later of the two
-    /// comes out of the queue (semi-naive evaluation).
-    fulls_done: u32,
-}
-
-/// A connection waiting for the rules to combine it with the rest.
-#[derive(Clone, Copy, Debug)]
-struct Work<B> {
-    a: u16,
-    b: u16,
-    carrier: B,
-    key: u16,
-    /// Where the connection was written in its arena (`u32::MAX` if nowhere yet): while it is
-    /// still there, [`Store::run`] knows it live without scanning the pair's list.
-    at: u32,
-}
-
 /// Counters of one player's H-search, for benchmarks and experiments.
 #[derive(Clone, Copy, Default, PartialEq, Eq, Debug)]
 pub struct HSearchStats {
@@ -129,57 +65,26 @@ pub struct HSearchStats {
     pub capped: u64,
 }
 
-/// One player's connections and the state the rules need.
-///
-/// Each pair of ends (upper triangle of the dense ids) has a small header pointing into three
-/// arenas: full carriers, semi carriers and semi keys (keys apart, so a semi takes 16 + 2 bytes
-/// instead of a padded 32). A list that outgrows its block moves to the end of its arena; the
-/// arenas are emptied by every build and copy, and compacted if incremental updates leave too
-/// much unused.
+/// One player's connections and the state the rules need, each part with its own code: the
+/// index spaces ([`pairs`]), the lists ([`arena`]), the group names ([`groups`]), the rule
+/// engine's queues and buffers ([`rules`]) and the recorder (crate::record).
 #[derive(Debug)]
 pub(crate) struct Store<B: BitSet> {
     pub color: Color,
-    /// Dense ids: per bit index, the id of that cell or edge (`u16::MAX` off the board).
-    id_of: B::Table,
-    /// Number of dense ids (cells of the board plus the four edges).
-    n: usize,
-    /// The board's columns and rows the tables were made for.
-    shape: (usize, usize),
-    /// Per dense id `x`, the pair index of `(x, y)` for `y > x` is `row[x] + y` (wrapping).
-    row: Vec<u32>,
-    /// Per pair index, its two ends as bit indices.
-    ends: Vec<[u16; 2]>,
-    lists: Vec<PairLists>,
-    full_arena: Vec<B>,
-    semi_arena: Vec<B>,
-    key_arena: Vec<u16>,
+    index: PairIndex<B>,
+    arena: Arenas<B>,
     /// Per dense id, the ends it has at least one full (semi) connection with.
     full_nbrs: Vec<B>,
     semi_nbrs: Vec<B>,
     /// Per dense id, the ends it has a full connection with an empty carrier with (adjacent
     /// ends): the AND rule can add nothing between two such ends.
     adjacent: Vec<B>,
-    /// Pair indices that may hold connections.
-    touched: Vec<u32>,
-    is_touched: Vec<bool>,
-    queue: Vec<Work<B>>,
-    /// Pairs whose semis changed since their last OR pass, first in first out, when the OR
-    /// rule runs once per pair ([`Store::batch_or`]); `or_queued` marks them per pair index.
-    or_pairs: Vec<u32>,
-    or_queued: Vec<bool>,
-    or_buf: Vec<B>,
-    or_out: Vec<B>,
-    or_relaxed: Vec<B>,
-    or_suffix: Vec<B>,
-    pending: Vec<Work<B>>,
+    engine: Engine<B>,
     /// The player's stones.
     pub own: B,
     /// Empty cells that take part (all empty cells, or the area of an area-limited search).
     pub empty: B,
-    /// Group names: the lowest stone of each group.
-    pub reps: B,
-    /// Per stone bit, the name of its group.
-    rep_of: B::Table,
+    groups: Groups<B>,
     /// The player's two edges as bits.
     edge_bits: [usize; 2],
     /// The edge templates placed on the board of the last build (shared by the process).
@@ -187,8 +92,6 @@ pub(crate) struct Store<B: BitSet> {
     /// Per own edge (as in `edge_bits`), the cells next to it: a cell two of whose neighbours
     /// lie there is on the second row, and those two are its captured set.
     first_rows: [B; 2],
-    /// Whether the player is to move (for the early stop).
-    pub to_move: bool,
     /// The early stop fired: the set is not closed under the rules.
     pub stopped: bool,
     pub stats: HSearchStats,
@@ -197,25 +100,9 @@ pub(crate) struct Store<B: BitSet> {
     pub(crate) recorder: Option<Box<Recorder<B>>>,
 }
 
-/// The first block size of a list, and the cap it never needs to pass.
-const FIRST_BLOCK: u32 = 4;
-
-/// Makes room for one more entry in the list `span` of an arena, moving the list to a bigger
-/// block at the arena's end when its block is full. `limit` is the configured cap, if any.
-#[inline]
-fn grow<T: Copy + Default>(arena: &mut Vec<T>, span: &mut Span, limit: Option<usize>) {
-    if span.len < span.cap {
-        return;
-    }
-    let mut cap = (span.cap * 2).max(FIRST_BLOCK);
-    if let Some(limit) = limit {
-        cap = cap.min(limit as u32).max(span.len + 1);
-    }
-    let off = arena.len();
-    arena.extend_from_within(span.range());
-    arena.resize(off + cap as usize, T::default());
-    span.off = off as u32;
-    span.cap = cap;
+/// Bytes a vector holds on the heap (its capacity).
+fn cap<T>(v: &Vec<T>) -> usize {
+    v.capacity() * std::mem::size_of::<T>()
 }
 
 impl<B: BitSet> Clone for Store<B> {
@@ -237,36 +124,18 @@ impl<B: BitSet> Store<B> {
     pub fn new(color: Color) -> Store<B> {
         Store {
             color,
-            id_of: B::ZERO_TABLE,
-            n: 0,
-            shape: (0, 0),
-            row: Vec::new(),
-            ends: Vec::new(),
-            lists: Vec::new(),
-            full_arena: Vec::new(),
-            semi_arena: Vec::new(),
-            key_arena: Vec::new(),
+            index: PairIndex::new(),
+            arena: Arenas::new(),
             full_nbrs: Vec::new(),
             semi_nbrs: Vec::new(),
             adjacent: Vec::new(),
-            touched: Vec::new(),
-            is_touched: Vec::new(),
-            queue: Vec::new(),
-            or_pairs: Vec::new(),
-            or_queued: Vec::new(),
-            or_buf: Vec::new(),
-            or_out: Vec::new(),
-            or_relaxed: Vec::new(),
-            or_suffix: Vec::new(),
-            pending: Vec::new(),
+            engine: Engine::new(),
             own: B::EMPTY,
             empty: B::EMPTY,
-            reps: B::EMPTY,
-            rep_of: B::ZERO_TABLE,
+            groups: Groups::new(),
             edge_bits: [0; 2],
             templates: None,
             first_rows: [B::EMPTY; 2],
-            to_move: false,
             stopped: false,
             stats: HSearchStats::default(),
             config: HSearchConfig::default(),
@@ -277,27 +146,14 @@ impl<B: BitSet> Store<B> {
     /// Prepares the tables for a board and forgets every connection.
     fn reset(&mut self, geom: &Geometry<B>, config: HSearchConfig) {
         self.config = config;
-        let n = geom.cols() * geom.rows() + 4;
-        let shape = (geom.cols(), geom.rows());
-        if shape != self.shape {
-            let mut bit_of = vec![0u16; n];
-            let ids = self.id_of.as_mut();
-            ids.fill(u16::MAX);
-            for (next, c) in (geom.cells() | B::EDGES).into_iter().enumerate() {
-                let bit = B::bit_of(c);
-                ids[bit] = next as u16;
-                bit_of[next] = bit as u16;
-            }
-            self.resize(shape, n, &bit_of);
+        if self.index.set_board(geom) {
+            let pairs = self.index.pairs();
+            self.arena.resize(pairs);
+            self.engine.resize(pairs);
         }
-        self.forget_pairs();
-        self.full_nbrs.clear();
-        self.full_nbrs.resize(n, B::EMPTY);
-        self.semi_nbrs.clear();
-        self.semi_nbrs.resize(n, B::EMPTY);
-        self.adjacent.clear();
-        self.adjacent.resize(n, B::EMPTY);
-        self.queue.clear();
+        self.arena.forget_pairs();
+        self.clear_nbrs(self.index.n);
+        self.engine.queue.clear();
         self.stopped = false;
         self.stats = HSearchStats::default();
         if let Some(r) = self.recorder.as_deref_mut() {
@@ -306,6 +162,14 @@ impl<B: BitSet> Store<B> {
         let [e1, e2] = self.color.edges();
         self.edge_bits = [B::bit_of(Cell::edge(e1)), B::bit_of(Cell::edge(e2))];
         self.first_rows = self.edge_bits.map(|e| geom.neighbours_of_bit(e) & geom.cells());
+    }
+
+    /// Empties the neighbour sets, sized for `n` dense ids.
+    fn clear_nbrs(&mut self, n: usize) {
+        for v in [&mut self.full_nbrs, &mut self.semi_nbrs, &mut self.adjacent] {
+            v.clear();
+            v.resize(n, B::EMPTY);
+        }
     }
 
     /// The captured set of end `x` (docs/vc.md): its two first-row neighbours when `x` is an
@@ -331,231 +195,63 @@ impl<B: BitSet> Store<B> {
         B::EMPTY
     }
 
-    /// Sizes the pair tables for a board with `n` ends whose bit indices are `bit_of` (the id
-    /// table is already set).
-    fn resize(&mut self, shape: (usize, usize), n: usize, bit_of: &[u16]) {
-        self.shape = shape;
-        self.n = n;
-        self.row.clear();
-        self.ends.clear();
-        for x in 0..n {
-            // Pairs (x', y) with x' < x come first: x * (2n - x - 1) / 2 of them.
-            let base = x * (2 * n - x - 1) / 2;
-            self.row.push((base as u32).wrapping_sub(x as u32 + 1));
-            for y in x + 1..n {
-                self.ends.push([bit_of[x], bit_of[y]]);
-            }
-        }
-        let pairs = self.ends.len();
-        self.lists.clear();
-        self.lists.resize(pairs, PairLists::default());
-        self.is_touched.clear();
-        self.is_touched.resize(pairs, false);
-        self.or_queued.clear();
-        self.or_queued.resize(pairs, false);
-        self.or_pairs.clear();
-        self.touched.clear();
-        self.clear_arenas();
-    }
-
-    fn clear_arenas(&mut self) {
-        self.full_arena.clear();
-        self.semi_arena.clear();
-        self.key_arena.clear();
-    }
-
-    /// Empties every pair that holds connections, and the arenas.
-    fn forget_pairs(&mut self) {
-        if 2 * self.touched.len() > self.lists.len() {
-            // Many pairs: clearing the whole table beats scattered writes.
-            self.lists.fill(PairLists::default());
-            self.is_touched.fill(false);
-        } else {
-            for &p in &self.touched {
-                let p = p as usize;
-                self.lists[p] = PairLists::default();
-                self.is_touched[p] = false;
-            }
-        }
-        self.touched.clear();
-        self.clear_arenas();
-    }
-
     #[inline]
     fn id(&self, bit: usize) -> usize {
-        self.id_of.as_ref()[bit] as usize
+        self.index.id(bit)
     }
 
     /// The pair index of two distinct dense ids.
     #[inline]
     fn pair_of_ids(&self, x: usize, y: usize) -> usize {
-        let (lo, hi) = if x < y { (x, y) } else { (y, x) };
-        self.row[lo].wrapping_add(hi as u32) as usize
+        self.index.pair_of_ids(x, y)
     }
 
     #[inline]
     pub fn pair(&self, a: usize, b: usize) -> usize {
-        self.pair_of_ids(self.id(a), self.id(b))
+        self.index.pair(a, b)
     }
 
     /// The two ends (bit indices) of a pair index.
     #[inline]
     fn ends_of(&self, p: usize) -> (usize, usize) {
-        let [a, b] = self.ends[p];
-        (a as usize, b as usize)
-    }
-
-    #[inline]
-    fn touch(&mut self, p: usize) {
-        if !self.is_touched[p] {
-            self.is_touched[p] = true;
-            self.touched.push(p as u32);
-        }
+        self.index.ends_of(p)
     }
 
     /// The full carriers of a pair index.
     #[inline]
     fn full_list(&self, p: usize) -> &[B] {
-        &self.full_arena[self.lists[p].fulls.range()]
+        self.arena.full_list(p)
     }
 
     #[inline]
     fn semis_at(&self, p: usize) -> Semis<'_, B> {
-        let r = self.lists[p].semis.range();
-        Semis { carriers: &self.semi_arena[r.clone()], keys: &self.key_arena[r] }
-    }
-
-    /// Appends a full carrier to the list of pair `p` (room is made as needed).
-    #[inline]
-    fn push_full(&mut self, p: usize, carrier: B) {
-        let span = &mut self.lists[p].fulls;
-        grow(&mut self.full_arena, span, self.config.max_fulls);
-        self.full_arena[(span.off + span.len) as usize] = carrier;
-        span.len += 1;
-    }
-
-    /// Appends a semi to the list of pair `p` (room is made as needed).
-    #[inline]
-    fn push_semi(&mut self, p: usize, carrier: B, key: u16) {
-        let span = &mut self.lists[p].semis;
-        if span.len == span.cap {
-            let mut keys = *span;
-            grow(&mut self.key_arena, &mut keys, self.config.max_semis);
-            grow(&mut self.semi_arena, span, self.config.max_semis);
-            debug_assert_eq!((keys.off, keys.cap), (span.off, span.cap));
-        }
-        let i = (span.off + span.len) as usize;
-        self.semi_arena[i] = carrier;
-        self.key_arena[i] = key;
-        span.len += 1;
-    }
-
-    /// Keeps the full carriers of pair `p` for which `keep` holds, in order. Only between
-    /// runs of the rules, when every full has been combined.
-    #[inline]
-    fn retain_fulls(&mut self, p: usize, mut keep: impl FnMut(B) -> bool) {
-        let lists = &mut self.lists[p];
-        let span = &mut lists.fulls;
-        let base = span.off as usize;
-        let mut w = 0;
-        for r in 0..span.len as usize {
-            let c = self.full_arena[base + r];
-            if keep(c) {
-                self.full_arena[base + w] = c;
-                w += 1;
-            }
-        }
-        span.len = w as u32;
-        lists.fulls_done = w as u32;
-    }
-
-    /// Keeps the semis of pair `p` for which `keep` holds, in order.
-    #[inline]
-    fn retain_semis(&mut self, p: usize, mut keep: impl FnMut(B, u16) -> bool) {
-        let span = &mut self.lists[p].semis;
-        let base = span.off as usize;
-        let mut w = 0;
-        for r in 0..span.len as usize {
-            let (c, k) = (self.semi_arena[base + r], self.key_arena[base + r]);
-            if keep(c, k) {
-                self.semi_arena[base + w] = c;
-                self.key_arena[base + w] = k;
-                w += 1;
-            }
-        }
-        span.len = w as u32;
-    }
-
-    /// Moves every list to the front of fresh arenas when updates have left more than half of
-    /// the arenas unused.
-    fn compact_if_sparse(&mut self) {
-        let (mut live_f, mut live_s) = (0usize, 0usize);
-        for &p in &self.touched {
-            let l = self.lists[p as usize];
-            live_f += l.fulls.cap as usize;
-            live_s += l.semis.cap as usize;
-        }
-        if self.full_arena.len() <= 2 * live_f + 64 && self.semi_arena.len() <= 2 * live_s + 64 {
-            return;
-        }
-        self.compact();
+        self.arena.semis_at(p)
     }
 
     /// Moves every list to the front of fresh arenas, each block just big enough.
+    #[cfg(test)]
     fn compact(&mut self) {
-        let (mut fa, mut sa, mut ka) = (Vec::new(), Vec::new(), Vec::new());
-        for &p in &self.touched {
-            let l = &mut self.lists[p as usize];
-            let off = fa.len();
-            fa.extend_from_slice(&self.full_arena[l.fulls.range()]);
-            l.fulls = Span { off: off as u32, len: l.fulls.len, cap: l.fulls.len };
-            let off = sa.len();
-            sa.extend_from_slice(&self.semi_arena[l.semis.range()]);
-            ka.extend_from_slice(&self.key_arena[l.semis.range()]);
-            l.semis = Span { off: off as u32, len: l.semis.len, cap: l.semis.len };
-        }
-        self.full_arena = fa;
-        self.semi_arena = sa;
-        self.key_arena = ka;
+        self.arena.compact();
     }
 
     /// Bytes this store holds on the heap (the capacity of its buffers).
     pub fn heap_bytes(&self) -> usize {
-        fn cap<T>(v: &Vec<T>) -> usize {
-            v.capacity() * std::mem::size_of::<T>()
-        }
-        cap(&self.row)
-            + cap(&self.ends)
-            + cap(&self.lists)
-            + cap(&self.full_arena)
-            + cap(&self.semi_arena)
-            + cap(&self.key_arena)
+        self.index.heap_bytes()
+            + self.arena.heap_bytes()
             + cap(&self.full_nbrs)
             + cap(&self.semi_nbrs)
             + cap(&self.adjacent)
-            + cap(&self.touched)
-            + cap(&self.is_touched)
-            + cap(&self.queue)
-            + cap(&self.or_pairs)
-            + cap(&self.or_queued)
-            + cap(&self.or_buf)
-            + cap(&self.or_out)
-            + cap(&self.or_suffix)
-            + cap(&self.pending)
+            + self.engine.heap_bytes()
     }
 
     /// The group name of a stone, or the cell or edge itself.
     pub fn end_of(&self, bit: usize) -> usize {
-        if bit < B::EDGE_BASE && self.own.has_bit(bit) {
-            self.rep_of.as_ref()[bit] as usize
-        } else {
-            bit
-        }
+        self.groups.end_of(self.own, bit)
     }
 
     /// Whether `bit` is an end of this set (an empty cell that takes part, a group, an edge).
     pub fn is_end(&self, bit: usize) -> bool {
-        self.empty.has_bit(bit) || self.reps.has_bit(bit) || self.edge_bits.contains(&bit)
+        self.empty.has_bit(bit) || self.groups.reps.has_bit(bit) || self.edge_bits.contains(&bit)
     }
 
     pub fn fulls(&self, a: usize, b: usize) -> &[B] {
@@ -578,7 +274,7 @@ impl<B: BitSet> Store<B> {
 
     /// Every connection: `(a, b, carrier, key)` with `key == NO_KEY` for a full one.
     pub fn for_each(&self, mut f: impl FnMut(usize, usize, B, u16)) {
-        for &p in &self.touched {
+        for &p in &self.arena.touched {
             let p = p as usize;
             let (a, b) = self.ends_of(p);
             for &c in self.full_list(p) {
@@ -592,7 +288,7 @@ impl<B: BitSet> Store<B> {
 
     /// Every pair of ends with a full connection, with its list of full carriers.
     pub fn for_each_full_pair(&self, mut f: impl FnMut(usize, usize, &[B])) {
-        for &p in &self.touched {
+        for &p in &self.arena.touched {
             let p = p as usize;
             let list = self.full_list(p);
             if !list.is_empty() {
@@ -603,32 +299,20 @@ impl<B: BitSet> Store<B> {
     }
 
     pub fn counts(&self) -> (usize, usize) {
-        let mut out = (0, 0);
-        for &p in &self.touched {
-            let l = self.lists[p as usize];
-            out.0 += l.fulls.len as usize;
-            out.1 += l.semis.len as usize;
-        }
-        out
-    }
-
-    /// Names the player's groups from scratch.
-    fn name_groups(&mut self) {
-        self.reps = B::EMPTY;
-        let mut rest = self.own;
-        while let Some(first) = rest.lowest_bit() {
-            let g = B::from_bit(first).flood(self.own);
-            rest -= g;
-            self.reps |= B::from_bit(first);
-            for b in g.bits() {
-                self.rep_of.as_mut()[b] = first as u16;
-            }
-        }
+        self.arena.counts()
     }
 
     /// Full H-search from scratch: the trivial connections, then the rules to a fixed point.
-    pub fn build(&mut self, geom: &Geometry<B>, own: B, area: B, config: HSearchConfig) {
+    /// `to_move` says whether the player is to move (for the early stop).
+    pub fn build(
+        &mut self,
+        geom: &Geometry<B>,
+        (own, area): (B, B),
+        config: HSearchConfig,
+        to_move: bool,
+    ) {
         self.start(geom, own, area, config);
+        self.engine.to_move = to_move;
         let own_edges = B::from_bit(self.edge_bits[0]) | B::from_bit(self.edge_bits[1]);
         // Trivial full connections (empty carrier) between adjacent ends.
         self.origin(Origin::Touch);
@@ -643,11 +327,11 @@ impl<B: BitSet> Store<B> {
                 self.add_full(x, e, B::EMPTY);
             }
             for s in (nb & self.own).bits() {
-                let g = self.rep_of.as_ref()[s] as usize;
+                let g = self.groups.rep(s);
                 self.add_full(x, g, B::EMPTY);
             }
         }
-        for g in self.reps.bits() {
+        for g in self.groups.reps.bits() {
             let group = B::from_bit(g).flood(self.own);
             for e in 0..2 {
                 let edge = self.edge_bits[e];
@@ -675,7 +359,7 @@ impl<B: BitSet> Store<B> {
         self.reset(geom, config);
         self.own = own;
         self.empty = area;
-        self.name_groups();
+        self.groups.name(own);
     }
 
     /// Becomes `src` without the connections that the opponent's new stones on `removed` (cells
@@ -685,84 +369,77 @@ impl<B: BitSet> Store<B> {
     /// one pass while copying. The cost is proportional to the connections of `src`.
     pub fn derive_from(&mut self, src: &Store<B>, removed: B) {
         self.invalidate_records();
-        if self.shape != src.shape {
-            self.id_of = src.id_of;
-            self.shape = src.shape;
-            self.n = src.n;
-            self.row.clone_from(&src.row);
-            self.ends.clone_from(&src.ends);
-            self.lists.clear();
-            self.lists.resize(src.lists.len(), PairLists::default());
-            self.is_touched.clear();
-            self.is_touched.resize(src.lists.len(), false);
-            self.or_queued.clear();
-            self.or_queued.resize(src.lists.len(), false);
-            self.or_pairs.clear();
-            self.touched.clear();
+        if self.index.shape != src.index.shape {
+            self.index.clone_from(&src.index);
+            let pairs = self.index.pairs();
+            self.arena.resize(pairs);
+            self.engine.resize(pairs);
         }
-        self.forget_pairs();
-        self.full_nbrs.clear();
-        self.full_nbrs.resize(src.n, B::EMPTY);
-        self.semi_nbrs.clear();
-        self.semi_nbrs.resize(src.n, B::EMPTY);
-        self.adjacent.clear();
-        self.adjacent.resize(src.n, B::EMPTY);
-        for &p in &src.touched {
+        self.arena.forget_pairs();
+        self.clear_nbrs(src.index.n);
+        for &p in &src.arena.touched {
             let p = p as usize;
             let (a, b) = src.ends_of(p);
             if removed.has_bit(a) || removed.has_bit(b) {
                 continue;
             }
-            let l = src.lists[p];
-            let f_off = self.full_arena.len();
-            self.full_arena
-                .extend(src.full_arena[l.fulls.range()].iter().filter(|c| !c.intersects(removed)));
-            let f_len = (self.full_arena.len() - f_off) as u32;
-            let s_off = self.semi_arena.len();
-            for i in l.semis.range() {
-                let c = src.semi_arena[i];
-                if !c.intersects(removed) {
-                    self.semi_arena.push(c);
-                    self.key_arena.push(src.key_arena[i]);
-                }
-            }
-            let s_len = (self.semi_arena.len() - s_off) as u32;
-            let (has_full, has_semi) = (f_len > 0, s_len > 0);
-            let (ia, ib) = (self.id(a), self.id(b));
-            if has_full {
-                self.full_nbrs[ia] |= B::from_bit(b);
-                self.full_nbrs[ib] |= B::from_bit(a);
-                if self.full_arena[f_off..].iter().any(|c| c.is_empty()) {
-                    self.adjacent[ia] |= B::from_bit(b);
-                    self.adjacent[ib] |= B::from_bit(a);
-                }
-            }
-            if has_semi {
-                self.semi_nbrs[ia] |= B::from_bit(b);
-                self.semi_nbrs[ib] |= B::from_bit(a);
-            }
-            if has_full || has_semi {
-                self.lists[p] = PairLists {
-                    fulls: Span { off: f_off as u32, len: f_len, cap: f_len },
-                    semis: Span { off: s_off as u32, len: s_len, cap: s_len },
-                    fulls_done: f_len,
-                };
-                self.is_touched[p] = true;
-                self.touched.push(p as u32);
-            }
+            self.copy_pair(src, p, removed);
         }
         self.color = src.color;
-        self.queue.clear();
+        self.engine.queue.clear();
         self.own = src.own;
         self.empty = src.empty - removed;
-        self.reps = src.reps;
-        self.rep_of = src.rep_of;
+        self.groups = src.groups;
         self.edge_bits = src.edge_bits;
         self.first_rows = src.first_rows;
-        self.to_move = src.to_move;
         self.stopped = src.stopped;
         self.stats = HSearchStats::default();
         self.config = src.config;
+    }
+
+    /// Appends the connections of pair `p` of `src` that avoid `removed` to this store's
+    /// arenas, as the list of its pair `p` (the same board, and the pair empty here).
+    fn copy_pair(&mut self, src: &Store<B>, p: usize, removed: B) {
+        let (a, b) = src.ends_of(p);
+        let l = src.arena.lists[p];
+        let arena = &mut self.arena;
+        let f_off = arena.fulls.len();
+        arena
+            .fulls
+            .extend(src.arena.fulls[l.fulls.range()].iter().filter(|c| !c.intersects(removed)));
+        let f_len = (arena.fulls.len() - f_off) as u32;
+        let s_off = arena.semis.len();
+        for i in l.semis.range() {
+            let c = src.arena.semis[i];
+            if !c.intersects(removed) {
+                arena.semis.push(c);
+                arena.keys.push(src.arena.keys[i]);
+            }
+        }
+        let s_len = (arena.semis.len() - s_off) as u32;
+        let (has_full, has_semi) = (f_len > 0, s_len > 0);
+        let (ia, ib) = (self.id(a), self.id(b));
+        if has_full {
+            self.full_nbrs[ia] |= B::from_bit(b);
+            self.full_nbrs[ib] |= B::from_bit(a);
+            if self.arena.fulls[f_off..].iter().any(|c| c.is_empty()) {
+                self.adjacent[ia] |= B::from_bit(b);
+                self.adjacent[ib] |= B::from_bit(a);
+            }
+        }
+        if has_semi {
+            self.semi_nbrs[ia] |= B::from_bit(b);
+            self.semi_nbrs[ib] |= B::from_bit(a);
+        }
+        if has_full || has_semi {
+            self.arena.lists[p] = PairLists {
+                fulls: Span { off: f_off as u32, len: f_len, cap: f_len },
+                semis: Span { off: s_off as u32, len: s_len, cap: s_len },
+                fulls_done: f_len,
+            };
+            self.arena.is_touched[p] = true;
+            self.arena.touched.push(p as u32);
+        }
     }
 
     /// Incremental update after a stone of the opponent on `s` (Chen 2025 s.5.4.2, step 1a):
@@ -771,20 +448,20 @@ impl<B: BitSet> Store<B> {
         self.invalidate_records();
         self.empty = self.empty.without_bit(s);
         let sb = B::from_bit(s);
-        for i in 0..self.touched.len() {
-            let p = self.touched[i] as usize;
+        for i in 0..self.arena.touched.len() {
+            let p = self.arena.touched[i] as usize;
             let (a, b) = self.ends_of(p);
             if a == s || b == s {
-                self.lists[p].fulls.len = 0;
-                self.lists[p].semis.len = 0;
+                self.arena.lists[p].fulls.len = 0;
+                self.arena.lists[p].semis.len = 0;
             } else {
-                self.retain_fulls(p, |c| !c.intersects(sb));
-                self.retain_semis(p, |c, _| !c.intersects(sb));
+                self.arena.retain_fulls(p, |c| !c.intersects(sb));
+                self.arena.retain_semis(p, |c, _| !c.intersects(sb));
             }
-            if self.lists[p].fulls.len == 0 {
+            if self.arena.lists[p].fulls.len == 0 {
                 self.drop_nbr(true, a, b);
             }
-            if self.lists[p].semis.len == 0 {
+            if self.arena.lists[p].semis.len == 0 {
                 self.drop_nbr(false, a, b);
             }
         }
@@ -792,9 +469,10 @@ impl<B: BitSet> Store<B> {
 
     /// Incremental update after a stone of the player on `s` (Chen 2025 s.5.4.2, step 1b):
     /// semis keyed at `s` become full, carriers lose `s`, and the groups that `s` joins become
-    /// one end that inherits their connections. The rules then run on what changed.
-    pub fn own_stone(&mut self, geom: &Geometry<B>, s: usize) {
-        self.own_stones(geom, B::from_bit(s));
+    /// one end that inherits their connections. The rules then run on what changed; `to_move`
+    /// says whether the player is to move (for the early stop).
+    pub fn own_stone(&mut self, geom: &Geometry<B>, s: usize, to_move: bool) {
+        self.own_stones(geom, B::from_bit(s), to_move);
     }
 
     /// [`Store::own_stone`] for several new stones of the player at once (empty cells of the
@@ -803,91 +481,22 @@ impl<B: BitSet> Store<B> {
     /// adding the stones one by one, as far as the rules' closure goes (every connection that
     /// would change on the way is put back to the queue); a search that gets a move and the
     /// fill-in after it pays for one pass instead of one per stone.
-    pub fn own_stones(&mut self, geom: &Geometry<B>, stones: B) {
+    pub fn own_stones(&mut self, geom: &Geometry<B>, stones: B, to_move: bool) {
         self.invalidate_records();
+        self.engine.to_move = to_move;
         let sb = stones;
         self.empty -= sb;
         self.own |= sb;
         // Every group a new stone belongs to, renamed after its lowest stone; the old group
         // names inside it and the new stones themselves are the ends that move.
-        let mut renamed = sb;
-        let mut rest = sb;
-        while let Some(first) = rest.lowest_bit() {
-            let group = B::from_bit(first).flood(self.own);
-            rest -= group;
-            let g = group.lowest_bit().unwrap_or(first);
-            renamed |= self.reps & group;
-            self.reps = (self.reps - group) | B::from_bit(g);
-            for b in group.bits() {
-                self.rep_of.as_mut()[b] = g as u16;
-            }
+        let renamed = self.groups.join(self.own, sb);
+        self.engine.pending.clear();
+        for i in 0..self.arena.touched.len() {
+            let p = self.arena.touched[i] as usize;
+            self.lift_pair(p, sb, renamed);
         }
-        self.pending.clear();
-        for i in 0..self.touched.len() {
-            let p = self.touched[i] as usize;
-            let (a, b) = self.ends_of(p);
-            // An end that was a new stone changes kind (empty cell to group) even when it
-            // keeps its name, so every connection at a renamed end goes through the rules again.
-            let moved = renamed.has_bit(a) || renamed.has_bit(b);
-            let (na, nb) = if moved {
-                let name = |x: usize| {
-                    if renamed.has_bit(x) {
-                        self.rep_of.as_ref()[x] as usize
-                    } else {
-                        x
-                    }
-                };
-                (name(a), name(b))
-            } else {
-                (a, b)
-            };
-            let l = self.lists[p];
-            let (mut wf, mut ws) = (0, 0);
-            for r in l.fulls.range() {
-                let c = self.full_arena[r];
-                if moved || c.intersects(sb) {
-                    if na != nb {
-                        let w = Work {
-                            a: na as u16,
-                            b: nb as u16,
-                            carrier: c - sb,
-                            key: NO_KEY,
-                            at: u32::MAX,
-                        };
-                        self.pending.push(w);
-                    }
-                } else {
-                    self.full_arena[l.fulls.off as usize + wf] = c;
-                    wf += 1;
-                }
-            }
-            for r in l.semis.range() {
-                let (c, k) = (self.semi_arena[r], self.key_arena[r]);
-                if moved || c.intersects(sb) {
-                    if na != nb {
-                        let key = if sb.has_bit(k as usize) { NO_KEY } else { k };
-                        let carrier = c - sb;
-                        let w = Work { a: na as u16, b: nb as u16, carrier, key, at: u32::MAX };
-                        self.pending.push(w);
-                    }
-                } else {
-                    self.semi_arena[l.semis.off as usize + ws] = c;
-                    self.key_arena[l.semis.off as usize + ws] = k;
-                    ws += 1;
-                }
-            }
-            self.lists[p].fulls.len = wf as u32;
-            self.lists[p].fulls_done = wf as u32;
-            self.lists[p].semis.len = ws as u32;
-            if wf == 0 {
-                self.drop_nbr(true, a, b);
-            }
-            if ws == 0 {
-                self.drop_nbr(false, a, b);
-            }
-        }
-        for i in 0..self.pending.len() {
-            let w = self.pending[i];
+        for i in 0..self.engine.pending.len() {
+            let w = self.engine.pending[i];
             if w.key == NO_KEY {
                 self.add_full(w.a as usize, w.b as usize, w.carrier);
             } else {
@@ -898,7 +507,7 @@ impl<B: BitSet> Store<B> {
         // a move by fill-in may land on a cell outside the previous ends).
         let own_edges = B::from_bit(self.edge_bits[0]) | B::from_bit(self.edge_bits[1]);
         for s in sb.bits() {
-            let g = self.rep_of.as_ref()[s] as usize;
+            let g = self.groups.rep(s);
             let nb = geom.neighbours_of_bit(s);
             for y in (nb & self.empty).bits() {
                 self.add_full(g, y, B::EMPTY);
@@ -909,7 +518,60 @@ impl<B: BitSet> Store<B> {
         }
         self.add_templates(geom, sb);
         self.run();
-        self.compact_if_sparse();
+        self.arena.compact_if_sparse();
+    }
+
+    /// The part of [`Store::own_stones`] for pair `p`: the connections that use a new stone
+    /// of `sb` or end at a renamed end of `renamed` leave the list for the pending queue,
+    /// renamed, carriers without the stones, semis keyed at one made full.
+    fn lift_pair(&mut self, p: usize, sb: B, renamed: B) {
+        let (a, b) = self.ends_of(p);
+        // An end that was a new stone changes kind (empty cell to group) even when it
+        // keeps its name, so every connection at a renamed end goes through the rules again.
+        let moved = renamed.has_bit(a) || renamed.has_bit(b);
+        let name = |x: usize| if renamed.has_bit(x) { self.groups.rep(x) } else { x };
+        let (na, nb) = if moved { (name(a), name(b)) } else { (a, b) };
+        let arena = &mut self.arena;
+        let pending = &mut self.engine.pending;
+        let l = arena.lists[p];
+        let (mut wf, mut ws) = (0, 0);
+        for r in l.fulls.range() {
+            let c = arena.fulls[r];
+            if moved || c.intersects(sb) {
+                if na != nb {
+                    let carrier = c - sb;
+                    let w = Work { a: na as u16, b: nb as u16, carrier, key: NO_KEY, at: u32::MAX };
+                    pending.push(w);
+                }
+            } else {
+                arena.fulls[l.fulls.off as usize + wf] = c;
+                wf += 1;
+            }
+        }
+        for r in l.semis.range() {
+            let (c, k) = (arena.semis[r], arena.keys[r]);
+            if moved || c.intersects(sb) {
+                if na != nb {
+                    let key = if sb.has_bit(k as usize) { NO_KEY } else { k };
+                    let carrier = c - sb;
+                    pending.push(Work { a: na as u16, b: nb as u16, carrier, key, at: u32::MAX });
+                }
+            } else {
+                arena.semis[l.semis.off as usize + ws] = c;
+                arena.keys[l.semis.off as usize + ws] = k;
+                ws += 1;
+            }
+        }
+        let lists = &mut arena.lists[p];
+        lists.fulls.len = wf as u32;
+        lists.fulls_done = wf as u32;
+        lists.semis.len = ws as u32;
+        if wf == 0 {
+            self.drop_nbr(true, a, b);
+        }
+        if ws == 0 {
+            self.drop_nbr(false, a, b);
+        }
     }
 
     /// Records that `a` and `b` have no full (or no semi) connection left. An empty full
@@ -934,9 +596,8 @@ impl<B: BitSet> Store<B> {
     /// Adds a full connection unless a known one's carrier is a subset; drops the connections it
     /// makes non-minimal. Returns whether it was added.
     pub fn add_full(&mut self, a: usize, b: usize, carrier: B) -> bool {
-        let (ia, ib) = (self.id(a), self.id(b));
-        let p = self.pair_of_ids(ia, ib);
-        self.add_full_at(p, a, b, ia, ib, carrier)
+        let at = self.index.at(a, b);
+        self.add_full_at(at, carrier)
     }
 
     /// [`Store::add_full`] with the pair index and the ends' dense ids already known.
@@ -944,22 +605,15 @@ impl<B: BitSet> Store<B> {
     /// The list is an antichain (no carrier contains another), so a carrier that is a subset of
     /// the new one and a carrier that contains it cannot both be there (unless equal): one pass
     /// finds the first kind or drops the second.
-    fn add_full_at(
-        &mut self,
-        p: usize,
-        a: usize,
-        b: usize,
-        ia: usize,
-        ib: usize,
-        carrier: B,
-    ) -> bool {
+    fn add_full_at(&mut self, at: PairAt, carrier: B) -> bool {
+        let PairAt { p, a, b, ia, ib } = at;
         debug_assert!(a != b);
         debug_assert!(!carrier.has_bit(a) && !carrier.has_bit(b));
-        let span = self.lists[p].fulls;
-        let done = self.lists[p].fulls_done as usize;
+        let span = self.arena.lists[p].fulls;
+        let done = self.arena.lists[p].fulls_done as usize;
         // The combined fulls that stay are those before `done` that are not dropped.
         let mut done_dropped = 0;
-        let list = &mut self.full_arena[span.range()];
+        let list = &mut self.arena.fulls[span.range()];
         let Some(w) =
             drop_supersets(list, carrier, |_, _| {}, |r| done_dropped += (r < done) as usize)
         else {
@@ -967,43 +621,44 @@ impl<B: BitSet> Store<B> {
         };
         if self.config.lean_fulls && w == span.len as usize && w > 0 {
             let mut inter = B::AREA;
-            for &f in &self.full_arena[span.range()] {
+            for &f in &self.arena.fulls[span.range()] {
                 inter &= f;
             }
             if inter.is_subset(carrier) {
                 return false;
             }
         }
-        self.lists[p].fulls_done = (done - done_dropped) as u32;
-        self.lists[p].fulls.len = w as u32;
+        self.arena.lists[p].fulls_done = (done - done_dropped) as u32;
+        self.arena.lists[p].fulls.len = w as u32;
         if let Some(cap) = self.config.max_fulls {
             if w >= cap {
                 self.stats.capped += 1;
                 return false;
             }
         }
-        self.push_full(p, carrier);
+        self.arena.push_full(p, carrier, self.config.max_fulls);
         if let Some(r) = self.recorder.as_deref_mut() {
             r.added(a, b, carrier, true);
         }
         if self.config.optimization {
-            self.lists[p].semis.len = 0;
+            self.arena.lists[p].semis.len = 0;
         } else {
-            self.retain_semis(p, |s, _| !carrier.is_subset(s));
+            self.arena.retain_semis(p, |s, _| !carrier.is_subset(s));
         }
-        if self.lists[p].semis.len == 0 {
+        if self.arena.lists[p].semis.len == 0 {
             self.semi_nbrs[ia] = self.semi_nbrs[ia].without_bit(b);
             self.semi_nbrs[ib] = self.semi_nbrs[ib].without_bit(a);
         }
-        self.touch(p);
+        self.arena.touch(p);
         self.full_nbrs[ia] |= B::from_bit(b);
         self.full_nbrs[ib] |= B::from_bit(a);
         if carrier.is_empty() {
             self.adjacent[ia] |= B::from_bit(b);
             self.adjacent[ib] |= B::from_bit(a);
         }
-        let at = self.lists[p].fulls.off + self.lists[p].fulls.len - 1;
-        self.queue.push(Work { a: a as u16, b: b as u16, carrier, key: NO_KEY, at });
+        let fulls = self.arena.lists[p].fulls;
+        let at = fulls.off + fulls.len - 1;
+        self.engine.queue.push(Work { a: a as u16, b: b as u16, carrier, key: NO_KEY, at });
         self.stats.added += 1;
         if self.config.early_stop && self.is_edge_pair(a, b) {
             self.stopped = true;
@@ -1014,64 +669,52 @@ impl<B: BitSet> Store<B> {
     /// Adds a semi connection unless a known full or semi connection's carrier is a subset of
     /// its carrier; drops the semis it makes non-minimal. Returns whether it was added.
     pub fn add_semi(&mut self, a: usize, b: usize, carrier: B, key: usize) -> bool {
-        let (ia, ib) = (self.id(a), self.id(b));
-        let p = self.pair_of_ids(ia, ib);
-        self.add_semi_at(p, a, b, ia, ib, carrier, key)
+        let at = self.index.at(a, b);
+        self.add_semi_at(at, carrier, key)
     }
 
     /// [`Store::add_semi`] with the pair index and the ends' dense ids already known (one pass
     /// over the semis, as in [`Store::add_full_at`]).
-    #[allow(clippy::too_many_arguments)]
-    fn add_semi_at(
-        &mut self,
-        p: usize,
-        a: usize,
-        b: usize,
-        ia: usize,
-        ib: usize,
-        carrier: B,
-        key: usize,
-    ) -> bool {
+    fn add_semi_at(&mut self, at: PairAt, carrier: B, key: usize) -> bool {
+        let PairAt { p, a, b, ia, ib } = at;
         debug_assert!(a != b);
         debug_assert!(carrier.has_bit(key));
         debug_assert!(!carrier.has_bit(a) && !carrier.has_bit(b));
-        let l = self.lists[p];
+        let l = self.arena.lists[p];
         if l.fulls.len > 0
             && (self.config.optimization
-                || self.full_arena[l.fulls.range()].iter().any(|c| c.is_subset(carrier)))
+                || self.arena.fulls[l.fulls.range()].iter().any(|c| c.is_subset(carrier)))
         {
             return false;
         }
-        let keys = &mut self.key_arena[l.semis.range()];
-        let semis = &mut self.semi_arena[l.semis.range()];
+        let keys = &mut self.arena.keys[l.semis.range()];
+        let semis = &mut self.arena.semis[l.semis.range()];
         let Some(w) = drop_supersets(semis, carrier, |w, r| keys[w] = keys[r], |_| {}) else {
             return false;
         };
-        self.lists[p].semis.len = w as u32;
+        self.arena.lists[p].semis.len = w as u32;
         if let Some(cap) = self.config.max_semis {
             if w >= cap {
                 self.stats.capped += 1;
                 return false;
             }
         }
-        self.push_semi(p, carrier, key as u16);
+        self.arena.push_semi(p, carrier, key as u16, self.config.max_semis);
         if let Some(r) = self.recorder.as_deref_mut() {
             r.added(a, b, carrier, false);
         }
-        self.touch(p);
+        self.arena.touch(p);
         self.semi_nbrs[ia] |= B::from_bit(b);
         self.semi_nbrs[ib] |= B::from_bit(a);
         if self.batch_or() {
-            if !self.or_queued[p] {
-                self.or_queued[p] = true;
-                self.or_pairs.push(p as u32);
-            }
+            self.engine.queue_or(p);
         } else {
-            let at = self.lists[p].semis.off + self.lists[p].semis.len - 1;
-            self.queue.push(Work { a: a as u16, b: b as u16, carrier, key: key as u16, at });
+            let semis = self.arena.lists[p].semis;
+            let at = semis.off + semis.len - 1;
+            self.engine.queue.push(Work { a: a as u16, b: b as u16, carrier, key: key as u16, at });
         }
         self.stats.added += 1;
-        if self.config.early_stop && self.to_move && self.is_edge_pair(a, b) {
+        if self.config.early_stop && self.engine.to_move && self.is_edge_pair(a, b) {
             self.stopped = true;
         }
         true
@@ -1108,7 +751,7 @@ mod tests {
             let mut pos: Position<Bitboard> = Position::square(6).unwrap();
             let geom = pos.geometry();
             let mut plain = Store::new(Color::Black);
-            plain.build(geom, pos.black(), pos.empty_cells(), config);
+            plain.build(geom, (pos.black(), pos.empty_cells()), config, false);
             let mut packed = Store::new(Color::Black);
             packed.clone_from(&plain);
             let mut step = 0usize;
@@ -1120,7 +763,7 @@ mod tests {
                 let bit = Bitboard::bit_of(cell);
                 for s in [&mut plain, &mut packed] {
                     if color == Color::Black {
-                        s.own_stone(geom, bit);
+                        s.own_stone(geom, bit, false);
                     } else {
                         s.opponent_stone(bit);
                     }

@@ -1,4 +1,4 @@
-//! Worked examples: the 4x4 board of 002 §3.3, fill-in that wins, dead corners, reports.
+//! Worked examples: the 4x4 board of Chen 2025 s.3.3, fill-in that wins, dead corners, reports.
 
 use nash_board::{bitboard, BitSet, Bitboard, Color, Geometry, Position};
 use nash_patterns::{Config, Ice, PatternSet, Report};
@@ -17,8 +17,8 @@ fn ice_with(size: usize, set: &PatternSet, config: Config) -> Ice<Bitboard> {
     Ice::new(Geometry::get(size, size).unwrap(), set, config)
 }
 
-/// 002 §3.3: on the empty 4x4 board the inferior pattern of Figure 3.3 matches twice at the top
-/// and twice at the bottom, and Black's first-move candidates shrink from 16 to 8.
+/// Chen 2025 s.3.3: on the empty 4x4 board the inferior pattern of Figure 3.3 matches twice at
+/// the top and twice at the bottom, and Black's first-move candidates shrink from 16 to 8.
 #[test]
 fn empty_4x4_figure_3_3_prunes_to_eight() {
     let thesis = Config { vulnerable: false, ..Config::default() };

@@ -27,6 +27,27 @@ use nash_board::{BitSet, Geometry};
 
 use super::Store;
 
+/// The first two rows of one own edge, and the cells a ladder may use (empty or own).
+#[derive(Clone, Copy, Debug)]
+struct EdgeRows<B> {
+    first: B,
+    second: B,
+    open: B,
+}
+
+/// Where the ladders of end `x` start: their run along the second row starts at `s` (`x`
+/// itself, or a second-row cell below it) towards its first-row neighbour `q`; `p` is the
+/// other first-row neighbour, if any, for the shape that takes it instead of `q`, and `prefix`
+/// holds the cells that join `x` to `s` when they differ (the far end may then be next to `s`).
+#[derive(Clone, Copy, Debug)]
+struct LadderStart<B> {
+    x: usize,
+    s: usize,
+    q: usize,
+    p: B,
+    prefix: B,
+}
+
 impl<B: BitSet> Store<B> {
     /// Adds the ladder connections of both own edges, at most `config.ladders` cells between
     /// the ends (none when off or when a recorder is on: a certificate's checker knows only
@@ -43,11 +64,13 @@ impl<B: BitSet> Store<B> {
         for e in 0..2 {
             let first = self.first_rows[e];
             let second = (first.dilate() & cells) - first;
+            let rows = EdgeRows { first, second, open };
             for x in (second & open).bits() {
                 let fx = geom.neighbours_of_bit(x) & first;
                 for q in fx.bits() {
                     let p = fx - B::from_bit(q);
-                    self.ladders_from(geom, first, second, open, (x, x), q, p, B::EMPTY, max_gap);
+                    let start = LadderStart { x, s: x, q, p, prefix: B::EMPTY };
+                    self.ladders_from(geom, rows, start, max_gap);
                 }
             }
             // A third-row cell whose two second-row neighbours u and v are open, with the
@@ -68,39 +91,24 @@ impl<B: BitSet> Store<B> {
                     }
                     let Some(q) = (fv - fu).lowest_bit() else { continue };
                     let prefix = below | fu;
-                    self.ladders_from(
-                        geom,
-                        first,
-                        second,
-                        open,
-                        (x, v),
-                        q,
-                        B::EMPTY,
-                        prefix,
-                        max_gap,
-                    );
+                    let start = LadderStart { x, s: v, q, p: B::EMPTY, prefix };
+                    self.ladders_from(geom, rows, start, max_gap);
                 }
             }
         }
     }
 
-    /// The ladders of end `x` whose run along the second row `second` starts at `s` (`x`
-    /// itself, or a second-row cell below it) towards its first-row neighbour `q` (`p` is its
-    /// other one, if any, for the shape that takes it instead of `q`); `prefix` holds the
-    /// cells that join `x` to `s` when they differ, and then the far end may be next to `s`.
-    #[allow(clippy::too_many_arguments)]
+    /// The ladders from `start` along the edge of `rows`, at most `max_gap` cells between the
+    /// ends.
     fn ladders_from(
         &mut self,
         geom: &Geometry<B>,
-        first: B,
-        second: B,
-        open: B,
-        (x, s): (usize, usize),
-        q: usize,
-        p: B,
-        prefix: B,
+        rows: EdgeRows<B>,
+        start: LadderStart<B>,
         max_gap: u8,
     ) {
+        let EdgeRows { first, second, open } = rows;
+        let LadderStart { x, s, q, p, prefix } = start;
         let qb = B::from_bit(q);
         // Cells every ladder past the current head needs, besides x's first-row cell.
         let mut rest = B::EMPTY;

@@ -7,9 +7,86 @@
 
 use nash_board::BitSet;
 
-use super::{BitExt, Store, NO_KEY};
+use super::{BitExt, PairAt, Store, NO_KEY};
 use crate::config::OrLimit;
 use crate::record::{Key, Origin};
+
+/// A connection waiting for the rules to combine it with the rest.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Work<B> {
+    pub a: u16,
+    pub b: u16,
+    pub carrier: B,
+    pub key: u16,
+    /// Where the connection was written in its arena (`u32::MAX` if nowhere yet): while it is
+    /// still there, [`Store::run`] knows it live without scanning the pair's list.
+    pub at: u32,
+}
+
+/// The rule engine's state: the work queues and the OR rule's buffers, reused from run to run.
+#[derive(Debug)]
+pub(super) struct Engine<B> {
+    pub queue: Vec<Work<B>>,
+    /// Pairs whose semis changed since their last OR pass, first in first out, when the OR
+    /// rule runs once per pair ([`Store::batch_or`]); `or_queued` marks them per pair index.
+    or_pairs: Vec<u32>,
+    or_queued: Vec<bool>,
+    /// The OR rule's operands, its results, the results of its relaxed search and the suffix
+    /// intersections of its operands.
+    or_buf: Vec<B>,
+    or_out: Vec<B>,
+    or_relaxed: Vec<B>,
+    or_suffix: Vec<B>,
+    /// The connections an update of own stones takes out of the lists to add again.
+    pub pending: Vec<Work<B>>,
+    /// Whether the player is to move in the position of the run (for the early stop): set
+    /// from the caller's side to move at each build or update.
+    pub to_move: bool,
+}
+
+impl<B: BitSet> Engine<B> {
+    pub fn new() -> Engine<B> {
+        Engine {
+            queue: Vec::new(),
+            or_pairs: Vec::new(),
+            or_queued: Vec::new(),
+            or_buf: Vec::new(),
+            or_out: Vec::new(),
+            or_relaxed: Vec::new(),
+            or_suffix: Vec::new(),
+            pending: Vec::new(),
+            to_move: false,
+        }
+    }
+
+    /// Sizes the per-pair marks for `pairs` pair indices, none queued.
+    pub fn resize(&mut self, pairs: usize) {
+        self.or_queued.clear();
+        self.or_queued.resize(pairs, false);
+        self.or_pairs.clear();
+    }
+
+    /// Queues pair `p` for an OR pass unless it waits for one already.
+    #[inline]
+    pub fn queue_or(&mut self, p: usize) {
+        if !self.or_queued[p] {
+            self.or_queued[p] = true;
+            self.or_pairs.push(p as u32);
+        }
+    }
+
+    /// Bytes the buffers hold on the heap (the capacity of their buffers).
+    pub fn heap_bytes(&self) -> usize {
+        use super::cap;
+        cap(&self.queue)
+            + cap(&self.or_pairs)
+            + cap(&self.or_queued)
+            + cap(&self.or_buf)
+            + cap(&self.or_out)
+            + cap(&self.or_suffix)
+            + cap(&self.pending)
+    }
+}
 
 /// What an AND combination through a midpoint gives.
 #[derive(Clone, Copy, Debug)]
@@ -54,21 +131,21 @@ impl<B: BitSet> Store<B> {
         let mut head = 0;
         let mut or_head = 0;
         while !self.stopped {
-            if head >= self.queue.len() {
+            if head >= self.engine.queue.len() {
                 // The full connections are all combined: one OR pass for the next pair whose
                 // semis changed, which may queue new fulls.
-                let Some(&p) = self.or_pairs.get(or_head) else { break };
+                let Some(&p) = self.engine.or_pairs.get(or_head) else { break };
                 or_head += 1;
-                self.or_queued[p as usize] = false;
+                self.engine.or_queued[p as usize] = false;
                 self.or_pass(p as usize);
                 continue;
             }
-            if head >= 1024 && 2 * head >= self.queue.len() {
+            if head >= 1024 && 2 * head >= self.engine.queue.len() {
                 // Forget what was done, so the queue stays as long as what waits.
-                self.queue.drain(..head);
+                self.engine.queue.drain(..head);
                 head = 0;
             }
-            let w = self.queue[head];
+            let w = self.engine.queue[head];
             head += 1;
             let (a, b) = (w.a as usize, w.b as usize);
             let p = self.pair(a, b);
@@ -76,22 +153,22 @@ impl<B: BitSet> Store<B> {
             // the connection was written is looked at first.
             let at = w.at as usize;
             if w.key == NO_KEY {
-                let span = self.lists[p].fulls;
-                let found = if span.range().contains(&at) && self.full_arena[at] == w.carrier {
+                let span = self.arena.lists[p].fulls;
+                let found = if span.range().contains(&at) && self.arena.fulls[at] == w.carrier {
                     Some(at - span.off as usize)
                 } else {
                     self.full_list(p).iter().position(|&c| c == w.carrier)
                 };
                 if let Some(i) = found {
                     // Every full before it in the list came out of the queue before it.
-                    let done = &mut self.lists[p].fulls_done;
+                    let done = &mut self.arena.lists[p].fulls_done;
                     *done = (*done).max(i as u32 + 1);
                     self.full_rules(a, b, w.carrier);
                 }
             } else {
-                let span = self.lists[p].semis;
-                let live = if span.range().contains(&at) && self.semi_arena[at] == w.carrier {
-                    self.key_arena[at] == w.key
+                let span = self.arena.lists[p].semis;
+                let live = if span.range().contains(&at) && self.arena.semis[at] == w.carrier {
+                    self.arena.keys[at] == w.key
                 } else {
                     let semis = self.semis_at(p);
                     semis
@@ -105,11 +182,11 @@ impl<B: BitSet> Store<B> {
                 }
             }
         }
-        self.queue.clear();
-        for &p in &self.or_pairs[or_head..] {
-            self.or_queued[p as usize] = false;
+        self.engine.queue.clear();
+        for &p in &self.engine.or_pairs[or_head..] {
+            self.engine.or_queued[p as usize] = false;
         }
-        self.or_pairs.clear();
+        self.engine.or_pairs.clear();
     }
 
     /// The AND rule with a new full connection `(a, b, carrier)` as one operand.
@@ -140,20 +217,20 @@ impl<B: BitSet> Store<B> {
                 let zs = self.semi_nbrs[im].without_bit(o) - carrier - self.adjacent[io];
                 for z in zs.bits() {
                     let iz = self.id(z);
-                    let span = self.lists[self.pair_of_ids(im, iz)].semis;
-                    let q = self.pair_of_ids(io, iz);
+                    let span = self.arena.lists[self.pair_of_ids(im, iz)].semis;
+                    let at = PairAt { p: self.pair_of_ids(io, iz), a: o, b: z, ia: io, ib: iz };
                     for i in span.range() {
-                        let other = self.semi_arena[i];
+                        let other = self.arena.semis[i];
                         self.stats.and_tries += 1;
                         if other.intersects(carrier) || other.has_bit(o) {
                             continue;
                         }
-                        let key = self.key_arena[i] as usize;
+                        let key = self.arena.keys[i] as usize;
                         if self.recorder.is_some() {
                             let l = Key::new(o, m, carrier, true);
                             self.origin(Origin::And(l, Key::new(m, z, other, false)));
                         }
-                        self.add_semi_at(q, o, z, io, iz, carrier | other, key);
+                        self.add_semi_at(at, carrier | other, key);
                         if self.stopped {
                             return;
                         }
@@ -187,8 +264,9 @@ impl<B: BitSet> Store<B> {
         let cap_o = self.captured(o);
         for z in zs.bits() {
             let iz = self.id(z);
-            let l = self.lists[self.pair_of_ids(im, iz)];
+            let l = self.arena.lists[self.pair_of_ids(im, iz)];
             let q = self.pair_of_ids(io, iz);
+            let at = PairAt { p: q, a: o, b: z, ia: io, ib: iz };
             let cap = cap_o | self.captured(z);
             let mut checked = false;
             // Only the fulls already combined: a newer one meets this one when it comes out of
@@ -196,7 +274,7 @@ impl<B: BitSet> Store<B> {
             let start = l.fulls.off as usize;
             let n = if self.config.semi_naive { l.fulls_done } else { l.fulls.len };
             for i in start..start + n as usize {
-                let other = self.full_arena[i];
+                let other = self.arena.fulls[i];
                 self.stats.and_tries += 1;
                 // `below` is a bound only between small connections (`border_local`); the
                 // test skips counting the carrier's cells (no popcount instruction on the
@@ -226,9 +304,9 @@ impl<B: BitSet> Store<B> {
                     self.origin(Origin::And(l, r));
                 }
                 match gives {
-                    AndGives::Full => self.add_full_at(q, o, z, io, iz, carrier | other | extra),
+                    AndGives::Full => self.add_full_at(at, carrier | other | extra),
                     AndGives::Semi { key, extra: mid } => {
-                        self.add_semi_at(q, o, z, io, iz, carrier | other | mid | extra, key)
+                        self.add_semi_at(at, carrier | other | mid | extra, key)
                     }
                 };
                 if self.stopped {
@@ -292,35 +370,35 @@ impl<B: BitSet> Store<B> {
         }
         let (all, cap) = self.or_gather(p, a, b, Some(carrier));
         if !cap.is_empty() && carrier.is_subset(cap) {
-            push_minimal(&mut self.or_out, carrier | cap);
+            push_minimal(&mut self.engine.or_out, carrier | cap);
         }
         let plain = all.is_empty();
         let relaxed = !cap.is_empty() && all.is_subset(cap);
-        if !self.or_buf.is_empty() && (plain || relaxed) {
+        if !self.engine.or_buf.is_empty() && (plain || relaxed) {
             let depth = self.config.or_limit.max_semis() - 1;
             let mut budget = self.config.or_budget.map_or(u64::MAX, u64::from);
             let start = budget;
             // Suffix intersections: a set drawn from `or_buf[j..]` cannot bring an
             // intersection that meets `or_suffix[j]` to empty, so the search skips it.
-            self.or_suffix.clear();
-            self.or_suffix.resize(self.or_buf.len() + 1, B::AREA);
-            for j in (0..self.or_buf.len()).rev() {
-                self.or_suffix[j] = self.or_suffix[j + 1] & self.or_buf[j];
+            self.engine.or_suffix.clear();
+            self.engine.or_suffix.resize(self.engine.or_buf.len() + 1, B::AREA);
+            for j in (0..self.engine.or_buf.len()).rev() {
+                self.engine.or_suffix[j] = self.engine.or_suffix[j + 1] & self.engine.or_buf[j];
             }
-            let (list, suffix) = (&self.or_buf[..], &self.or_suffix[..]);
+            let e = &mut self.engine;
+            let ops = OrOperands { list: &e.or_buf[..], suffix: &e.or_suffix[..] };
             if plain {
-                budget =
-                    or_search(list, suffix, 0, carrier, carrier, depth, budget, &mut self.or_out);
+                let set = Partial { inter: carrier, union: carrier };
+                budget = or_search(ops, 0, set, depth, budget, &mut e.or_out);
             }
             if relaxed && !(carrier - cap).is_empty() {
                 // The intersection is kept without the captured cells, so the search empties
                 // it as before; its unions then take the captured sets.
-                self.or_relaxed.clear();
-                let inter = carrier - cap;
-                budget =
-                    or_search(list, suffix, 0, inter, carrier, depth, budget, &mut self.or_relaxed);
-                for i in 0..self.or_relaxed.len() {
-                    push_minimal(&mut self.or_out, self.or_relaxed[i] | cap);
+                e.or_relaxed.clear();
+                let set = Partial { inter: carrier - cap, union: carrier };
+                budget = or_search(ops, 0, set, depth, budget, &mut e.or_relaxed);
+                for &u in &e.or_relaxed {
+                    push_minimal(&mut e.or_out, u | cap);
                 }
             }
             self.stats.or_steps += start - budget;
@@ -335,13 +413,13 @@ impl<B: BitSet> Store<B> {
     /// (with them, the semis need only meet inside those, a single semi too, and a set that
     /// does gives a full over its union and the captured sets).
     fn or_gather(&mut self, p: usize, a: usize, b: usize, new: Option<B>) -> (B, B) {
-        self.or_buf.clear();
-        self.or_out.clear();
+        self.engine.or_buf.clear();
+        self.engine.or_out.clear();
         let mut all = new.unwrap_or(B::AREA);
-        for &s in &self.semi_arena[self.lists[p].semis.range()] {
+        for &s in &self.arena.semis[self.arena.lists[p].semis.range()] {
             all &= s;
             if Some(s) != new {
-                self.or_buf.push(s);
+                self.engine.or_buf.push(s);
             }
         }
         (all, self.captured(a) | self.captured(b))
@@ -350,19 +428,20 @@ impl<B: BitSet> Store<B> {
     /// Adds the fulls in `or_out`, which the OR rule made from the semis in `or_buf` (and
     /// `newest`, the new semi when it is not among them), to pair `p` of ends `a` and `b`.
     fn add_or_fulls(&mut self, p: usize, a: usize, b: usize, newest: Option<B>) {
-        if self.or_out.is_empty() {
+        if self.engine.or_out.is_empty() {
             return;
         }
         if let Some(r) = self.recorder.as_deref_mut() {
             r.or_members.clear();
-            r.or_members.extend_from_slice(&self.or_buf);
+            r.or_members.extend_from_slice(&self.engine.or_buf);
             r.or_members.extend(newest);
             r.origin = Origin::Or;
         }
         let (ia, ib) = (self.id(a), self.id(b));
-        for i in 0..self.or_out.len() {
-            let u = self.or_out[i];
-            self.add_full_at(p, a, b, ia, ib, u);
+        let at = PairAt { p, a, b, ia, ib };
+        for i in 0..self.engine.or_out.len() {
+            let u = self.engine.or_out[i];
+            self.add_full_at(at, u);
             if self.stopped {
                 return;
             }
@@ -374,14 +453,14 @@ impl<B: BitSet> Store<B> {
     fn or_pass(&mut self, p: usize) {
         let (a, b) = self.ends_of(p);
         let (all, cap) = self.or_gather(p, a, b, None);
-        if self.or_buf.is_empty() {
+        if self.engine.or_buf.is_empty() {
             return;
         }
         if !cap.is_empty() {
-            for i in 0..self.or_buf.len() {
-                let c = self.or_buf[i];
+            for i in 0..self.engine.or_buf.len() {
+                let c = self.engine.or_buf[i];
                 if c.is_subset(cap) {
-                    push_minimal(&mut self.or_out, c | cap);
+                    push_minimal(&mut self.engine.or_out, c | cap);
                 }
             }
         }
@@ -400,7 +479,7 @@ impl<B: BitSet> Store<B> {
     /// the union is a new full carrier, pushed to `or_out`, and only cells in it stay candidates.
     fn or_greedy(&mut self, p: usize, cap: B) {
         let mut cands = B::AREA;
-        for &f in &self.full_arena[self.lists[p].fulls.range()] {
+        for &f in &self.arena.fulls[self.arena.lists[p].fulls.range()] {
             cands &= f;
         }
         cands -= cap;
@@ -408,18 +487,18 @@ impl<B: BitSet> Store<B> {
         while let Some(c) = cands.lowest_bit() {
             cands = cands.without_bit(c);
             let mut inter = B::AREA;
-            for &s in &self.or_buf {
+            for &s in &self.engine.or_buf {
                 if !s.has_bit(c) {
                     inter &= s;
                 }
             }
-            steps += self.or_buf.len() as u64;
+            steps += self.engine.or_buf.len() as u64;
             let goal = if inter.is_empty() { B::EMPTY } else { cap };
             if !inter.is_subset(goal) {
                 continue;
             }
             let (mut i, mut u) = (B::AREA, goal);
-            for &s in &self.or_buf {
+            for &s in &self.engine.or_buf {
                 if s.has_bit(c) || i.is_subset(s) {
                     continue;
                 }
@@ -429,28 +508,42 @@ impl<B: BitSet> Store<B> {
                     break;
                 }
             }
-            push_minimal(&mut self.or_out, u);
+            push_minimal(&mut self.engine.or_out, u);
             cands &= u;
         }
         self.stats.or_steps += steps;
     }
 }
 
-/// Depth-first search for sets of semis (from `list[start..]`) that bring the intersection
-/// `inter` to empty; pushes each such union. `suffix[j]` is the intersection of `list[j..]`
-/// (`suffix[list.len()]` holds every cell): once `inter` meets it, no set from there on can
-/// succeed. Each semi looked at is one step of `budget`; returns the steps left.
-#[allow(clippy::too_many_arguments)]
-fn or_search<B: BitSet>(
-    list: &[B],
-    suffix: &[B],
-    start: usize,
+/// The operands of the OR search: the semis' carriers, and `suffix[j]` the intersection of
+/// `list[j..]` (`suffix[list.len()]` holds every cell).
+#[derive(Clone, Copy, Debug)]
+struct OrOperands<'a, B> {
+    list: &'a [B],
+    suffix: &'a [B],
+}
+
+/// A set of semis the OR search grows: the intersection and the union of their carriers.
+#[derive(Clone, Copy, Debug)]
+struct Partial<B> {
     inter: B,
     union: B,
+}
+
+/// Depth-first search for sets of at most `depth` more semis (from `list[start..]`) that bring
+/// the intersection of `set` to empty; pushes each such union. Once the intersection meets
+/// `suffix[j]`, no set from there on can succeed. Each semi looked at is one step of `budget`;
+/// returns the steps left.
+fn or_search<B: BitSet>(
+    ops: OrOperands<'_, B>,
+    start: usize,
+    set: Partial<B>,
     depth: usize,
     mut budget: u64,
     out: &mut Vec<B>,
 ) -> u64 {
+    let OrOperands { list, suffix } = ops;
+    let Partial { inter, union } = set;
     if inter.intersects(suffix[start]) {
         return budget;
     }
@@ -479,7 +572,8 @@ fn or_search<B: BitSet>(
         if i2.is_empty() {
             push_minimal(out, u2);
         } else {
-            budget = or_search(list, suffix, j + 1, i2, u2, depth - 1, budget, out);
+            let set = Partial { inter: i2, union: u2 };
+            budget = or_search(ops, j + 1, set, depth - 1, budget, out);
         }
     }
     budget
@@ -543,7 +637,9 @@ mod tests {
                 suffix[j] = suffix[j + 1] & list[j];
             }
             let mut found = Vec::new();
-            or_search(&list, &suffix, 0, first, first, depth, u64::MAX, &mut found);
+            let ops = OrOperands { list: &list, suffix: &suffix };
+            let set = Partial { inter: first, union: first };
+            or_search(ops, 0, set, depth, u64::MAX, &mut found);
             let mut want = or_brute(&list, first, depth);
             found.sort_by_key(|b| b.0);
             want.sort_by_key(|b| b.0);

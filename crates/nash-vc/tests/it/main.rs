@@ -1,6 +1,8 @@
 //! Integration tests for nash-vc: soundness by brute force, the seeds' worked examples,
-//! incremental updates against full rebuilds, minimal lists, and the configuration's text form.
+//! incremental updates against full rebuilds, minimal lists, the configuration's text form,
+//! and warm builders that allocate nothing.
 
+mod alloc;
 mod config;
 mod examples;
 mod incremental;
