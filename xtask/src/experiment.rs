@@ -345,10 +345,10 @@ fn horrell_game(
     let mut players = [nash_play::build(black)?, nash_play::build(white)?];
     let budget = nash_play::MoveBudget::default();
     loop {
-        if let Some(w) = with_position!(&pos, p => p.winner()) {
+        if let Some(w) = pos.winner() {
             return Ok(w == Color::Black);
         }
-        let side = with_position!(&pos, p => p.to_move()).index();
+        let side = pos.to_move().index();
         let Move::Cell(c) = players[side].choose(&pos, &budget).mv else {
             // A resignation.
             return Ok(side == 1);

@@ -21,17 +21,12 @@ pub mod clock;
 mod display;
 mod engine;
 mod error;
-pub mod genmove;
-pub mod limits;
-pub mod player;
 pub mod protocol;
 mod serve;
 pub mod sgf;
 
 pub use engine::{Engine, PlayParams, SolverParams, COMMANDS, DEFAULT_SIZE};
 pub use error::HtpError;
-pub use genmove::{decide, DecidedBy, Decision, MoveSettings, GENMOVE_SOLVE_TIME};
-pub use player::DEFAULT_PLAYER;
 pub use protocol::Command;
 
 /// Serves one session on `input` and `output` with a fresh engine.
