@@ -1,7 +1,7 @@
 //! The negamax alpha-beta search of one board type: iterative deepening, a transposition
 //! table, killer and history move ordering, the N-best move filter and the knowledge
-//! pipeline's verdicts, with van Rijswijck's threat patterns carried along every proven value
-//! (2002 Appendix B Table 2).
+//! pipeline's verdicts, with the threat patterns of van Rijswijck 2002 (Appendix B Table 2)
+//! carried along every proven value.
 //!
 //! Values are for the side to move. A proven value lies beyond [`PROVEN`]: a win at ply `p`
 //! below the root is worth `WIN - p` (less the carrier's size when knowledge decided it, so a
