@@ -1,4 +1,4 @@
-//! `cargo xtask experiment`: the seed papers' tables reproduced with Nash's solvers.
+//! `cargo xtask experiment`: the tables of the papers Nash builds on reproduced with Nash's solvers.
 //!
 //! - `table1`: Rasmussen, Maire and Hayward 2006 Table 1, nodes visited to solve the empty 3x3
 //!   and 4x4 boards by connection-utility search, alpha-beta (boolean negamax) and pattern
@@ -337,23 +337,23 @@ fn horrell_game(
     black: &str,
     white: &str,
 ) -> anyhow::Result<bool> {
-    use nash_board::{with_position, AnyPosition, Color, Move};
+    use nash_board::{AnyPosition, Color, Move};
     let mut pos = AnyPosition::new(size, size)?;
     if let Some(o) = opening {
-        with_position!(&mut pos, p => p.play(o))?;
+        pos.apply(Move::Cell(o))?;
     }
     let mut players = [nash_play::build(black)?, nash_play::build(white)?];
     let budget = nash_play::MoveBudget::default();
     loop {
-        if let Some(w) = with_position!(&pos, p => p.winner()) {
+        if let Some(w) = pos.winner() {
             return Ok(w == Color::Black);
         }
-        let side = with_position!(&pos, p => p.to_move()).index();
+        let side = pos.to_move().index();
         let Move::Cell(c) = players[side].choose(&pos, &budget).mv else {
             // A resignation.
             return Ok(side == 1);
         };
-        with_position!(&mut pos, p => p.play(c))?;
+        pos.apply(Move::Cell(c))?;
     }
 }
 

@@ -69,7 +69,7 @@ enum Task {
 #[derive(Debug, clap::Args)]
 struct HtpArgs {
     /// The player `genmove` asks (as `nash htp --player`).
-    #[arg(long, default_value = nash_htp::DEFAULT_PLAYER)]
+    #[arg(long, default_value = nash_play::DEFAULT_PLAYER)]
     player: String,
 }
 

@@ -2,10 +2,11 @@
 
 use std::fmt;
 
-use crate::bitboard::{Bitboard, WideBitboard};
+use crate::bitboard::{BitSet, Bitboard, WideBitboard};
 use crate::geometry::BoardSizeError;
-use crate::position::Position;
+use crate::position::{PlayError, Position};
 use crate::{fits_small, Diagram, ParseDiagramError, MAX_SIDE};
+use crate::{Cell, Color, Move};
 
 /// A position on the narrowest bitboard that holds it: boards up to 11×11 use the single-`u128`
 /// [`Bitboard`], larger ones (up to 19×19) the [`WideBitboard`].
@@ -46,6 +47,46 @@ impl AnyPosition {
         crate::with_position!(self, p => p.rows())
     }
 
+    /// The side to move.
+    pub fn to_move(&self) -> Color {
+        crate::with_position!(self, p => p.to_move())
+    }
+
+    /// Makes `color` the side to move.
+    pub fn set_to_move(&mut self, color: Color) {
+        crate::with_position!(self, p => p.set_to_move(color))
+    }
+
+    /// The winner, once one side has connected its edges.
+    pub fn winner(&self) -> Option<Color> {
+        crate::with_position!(self, p => p.winner())
+    }
+
+    /// How many cells are empty.
+    pub fn empty_count(&self) -> usize {
+        crate::with_position!(self, p => p.empty_cells().len())
+    }
+
+    /// Whether `cell` is on the board and empty.
+    pub fn is_empty_cell(&self, cell: Cell) -> bool {
+        crate::with_position!(self, p => p.empty_cells().contains(cell))
+    }
+
+    /// Plays `mv` for the side to move ([`Position::apply`]).
+    pub fn apply(&mut self, mv: Move) -> Result<(), PlayError> {
+        crate::with_position!(self, p => p.apply(mv))
+    }
+
+    /// Plays `mv` for `color` ([`Position::apply_as`]).
+    pub fn apply_as(&mut self, color: Color, mv: Move) -> Result<(), PlayError> {
+        crate::with_position!(self, p => p.apply_as(color, mv))
+    }
+
+    /// Takes the last step back; false when there is none ([`Position::undo`]).
+    pub fn undo(&mut self) -> bool {
+        crate::with_position!(self, p => p.undo())
+    }
+
     /// The position a diagram shows.
     pub fn from_diagram(d: &Diagram) -> Result<AnyPosition, ParseDiagramError> {
         if d.cols > MAX_SIDE || d.rows > MAX_SIDE {
@@ -76,4 +117,112 @@ macro_rules! with_position {
             $crate::AnyPosition::Wide($p) => $body,
         }
     };
+}
+
+/// A family of types with one member per bitboard width, such as `SolverTable<B>` or a
+/// player's searcher: what [`PerWidth`] holds for the board last used.
+///
+/// ```
+/// use nash_board::{BitSet, WidthFamily};
+/// struct Lists;
+/// impl WidthFamily for Lists {
+///     type Of<B: BitSet> = Vec<B>;
+/// }
+/// ```
+pub trait WidthFamily {
+    /// The member for the bitboard `B`.
+    type Of<B: BitSet>;
+}
+
+/// The bitboards an [`AnyPosition`] holds: [`Bitboard`] and [`WideBitboard`]. Generic code
+/// that keeps state in a [`PerWidth`] takes `B: Width` rather than `B: BitSet`.
+pub trait Width: BitSet {
+    /// `held`'s slot for this width, after dropping the value of the other width (so that
+    /// at most one is alive).
+    fn slot<F: WidthFamily>(held: &mut PerWidth<F>) -> &mut Option<F::Of<Self>>;
+}
+
+impl Width for Bitboard {
+    fn slot<F: WidthFamily>(held: &mut PerWidth<F>) -> &mut Option<F::Of<Bitboard>> {
+        held.wide = None;
+        &mut held.small
+    }
+}
+
+impl Width for WideBitboard {
+    fn slot<F: WidthFamily>(held: &mut PerWidth<F>) -> &mut Option<F::Of<WideBitboard>> {
+        held.small = None;
+        &mut held.wide
+    }
+}
+
+/// The state kept for the board last used, whatever its width: one value of the family `F`
+/// for the width of the positions asked about, rebuilt when a position of the other width
+/// comes (the old one is dropped first) or when the caller finds it stale. This is how the
+/// layers above the board keep a generic searcher or table between positions that come as
+/// [`AnyPosition`].
+pub struct PerWidth<F: WidthFamily> {
+    small: Option<F::Of<Bitboard>>,
+    wide: Option<F::Of<WideBitboard>>,
+}
+
+impl<F: WidthFamily> PerWidth<F> {
+    /// Nothing held.
+    pub fn new() -> PerWidth<F> {
+        PerWidth { small: None, wide: None }
+    }
+
+    /// The value for `pos`'s width if one is held and `current` accepts it, otherwise a new
+    /// one from `fresh` (the value of the other width is dropped either way).
+    pub fn get<B: Width>(
+        &mut self,
+        pos: &Position<B>,
+        current: impl FnOnce(&F::Of<B>) -> bool,
+        fresh: impl FnOnce() -> F::Of<B>,
+    ) -> &mut F::Of<B> {
+        // Only `pos`'s type is needed: it names the width.
+        let _ = pos;
+        let slot = B::slot(self);
+        if !slot.as_ref().is_some_and(current) {
+            // Free the old value before building the new one.
+            *slot = None;
+        }
+        slot.get_or_insert_with(fresh)
+    }
+
+    /// The value for `pos`'s width, a default one when none is held.
+    pub fn get_or_default<B: Width>(&mut self, pos: &Position<B>) -> &mut F::Of<B>
+    where
+        F::Of<B>: Default,
+    {
+        self.get(pos, |_| true, Default::default)
+    }
+
+    /// Drops what is held (a new game, a cleared table).
+    pub fn clear(&mut self) {
+        self.small = None;
+        self.wide = None;
+    }
+
+    /// Whether a value is held.
+    pub fn is_empty(&self) -> bool {
+        self.small.is_none() && self.wide.is_none()
+    }
+}
+
+impl<F: WidthFamily> Default for PerWidth<F> {
+    fn default() -> PerWidth<F> {
+        PerWidth::new()
+    }
+}
+
+impl<F: WidthFamily> fmt::Debug for PerWidth<F> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let held = match (&self.small, &self.wide) {
+            (Some(_), _) => "small",
+            (_, Some(_)) => "wide",
+            _ => "nothing",
+        };
+        f.debug_struct("PerWidth").field("held", &held).finish()
+    }
 }

@@ -61,7 +61,7 @@ pub mod sgf;
 pub mod svg;
 mod zobrist;
 
-pub use any::AnyPosition;
+pub use any::{AnyPosition, PerWidth, Width, WidthFamily};
 pub use bitboard::{BitSet, Bitboard, Bits, Cells, TinyBitboard, WideBitboard};
 pub use cell::{Cell, Edge, ParseCellError};
 pub use cell_list::CellList;

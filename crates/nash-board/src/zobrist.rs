@@ -3,6 +3,10 @@
 /// Cells are numbered `row * 19 + col` for hashing, whatever the layout.
 pub(crate) const HASH_CELLS: usize = 19 * 19;
 
+/// SplitMix64, one step: the next state and the key drawn. Written here rather than taken from
+/// `rand` because the key table is built at compile time (a `const fn`), and because the keys
+/// must never change with a dependency: the Monte Carlo players seed each search from the
+/// position's hash, so other keys would change every seeded player's moves.
 const fn splitmix(state: u64) -> (u64, u64) {
     let s = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
     let mut z = s;

@@ -16,13 +16,18 @@ pub struct BoardSize {
     pub rows: usize,
 }
 
+/// A `--size` that is not `N` or `CxR`.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("invalid board size {0:?}: expected N or CxR, as 11 or 6x7")]
+pub struct BoardSizeSyntax(String);
+
 impl std::str::FromStr for BoardSize {
-    type Err = String;
+    type Err = BoardSizeSyntax;
 
     /// Parses `N` or `CxR` (also `C:R`); the range is checked when the board is made, so that
     /// the error names the size in the board's own words.
-    fn from_str(s: &str) -> Result<BoardSize, String> {
-        let bad = || format!("invalid board size {s:?}: expected N or CxR, as 11 or 6x7");
+    fn from_str(s: &str) -> Result<BoardSize, BoardSizeSyntax> {
+        let bad = || BoardSizeSyntax(s.to_owned());
         let (cols, rows) = match s.split_once(['x', 'X', ':']) {
             Some((c, r)) => {
                 (c.trim().parse().map_err(|_| bad())?, r.trim().parse().map_err(|_| bad())?)

@@ -3,20 +3,20 @@
 
 use std::time::Duration;
 
-use nash_htp::MoveSettings;
 use nash_play::MoveBudget;
+use nash_play::MoveSettings;
 
 /// Checks a player spec by building the player, so that a bad spec is refused before any work
 /// starts, with the reason (an unknown name lists the players there are).
 pub fn player_spec(spec: &str) -> Result<String, String> {
-    nash_htp::player::build(spec).map(|_| spec.to_owned()).map_err(|e| e.to_string())
+    nash_play::build(spec).map(|_| spec.to_owned()).map_err(|e| e.to_string())
 }
 
 /// A number of seconds, 0 for none.
 fn seconds(s: &str) -> Result<f64, String> {
     match s.parse::<f64>() {
         Ok(0.0) => Ok(0.0),
-        Ok(x) => nash_htp::limits::time_limit(x).map(|_| x).map_err(|e| e.to_string()),
+        Ok(x) => nash_play::limits::time_limit(x).map(|_| x).map_err(|e| e.to_string()),
         Err(_) => Err(format!("invalid number {s:?}")),
     }
 }
@@ -25,7 +25,7 @@ fn seconds(s: &str) -> Result<f64, String> {
 #[derive(Debug, clap::Args)]
 pub struct PlayerArgs {
     /// The player: NAME or NAME:KEY=VALUE,... (an unknown name lists the players).
-    #[arg(long, value_name = "SPEC", default_value = nash_htp::DEFAULT_PLAYER, value_parser = player_spec)]
+    #[arg(long, value_name = "SPEC", default_value = nash_play::DEFAULT_PLAYER, value_parser = player_spec)]
     pub player: String,
     /// Seconds per move for the player (0: the player's own default depth or playouts).
     #[arg(long, value_name = "SECONDS", default_value_t = 0.0, value_parser = seconds)]
@@ -34,7 +34,7 @@ pub struct PlayerArgs {
     #[arg(long, value_name = "N", default_value_t = 0)]
     pub nodes: u64,
     /// Seconds the solver may look for a proven win before the player moves (0: never).
-    #[arg(long, value_name = "SECONDS", default_value_t = nash_htp::GENMOVE_SOLVE_TIME.as_secs_f64(), value_parser = seconds)]
+    #[arg(long, value_name = "SECONDS", default_value_t = nash_play::GENMOVE_SOLVE_TIME.as_secs_f64(), value_parser = seconds)]
     pub solve_time: f64,
     /// Never answer a first move with swap-pieces.
     #[arg(long)]
@@ -44,7 +44,7 @@ pub struct PlayerArgs {
 impl PlayerArgs {
     /// The player, built from its checked spec.
     pub fn build(&self) -> anyhow::Result<Box<dyn nash_play::Player>> {
-        nash_htp::player::build(&self.player)
+        nash_play::build(&self.player)
             .map_err(|e| anyhow::anyhow!("invalid value {:?} for --player: {e}", self.player))
     }
 

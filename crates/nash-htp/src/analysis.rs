@@ -2,9 +2,6 @@
 //! current position through `with_position!`.
 
 use std::fmt::Write as _;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{mpsc, Arc};
-use std::time::Duration;
 
 use nash_board::{BitSet, CellList, Color, Position};
 use nash_patterns::{Analysis, Ice};
@@ -88,44 +85,6 @@ pub(crate) fn find_winning<B: BitSet>(
         });
     }
     Ok(CellList(w.winning).to_string())
-}
-
-/// Solves on a worker thread and gives up once the time budget (plus a grace of a quarter of
-/// it) has passed or `cfg`'s own cancel flag is raised, raising the solver's cancel flag so that it stops at its next check. A
-/// position whose single node takes long to evaluate thus cannot hold `genmove` up. The
-/// outcome comes with the nodes the solve took.
-pub(crate) fn solve_within<B: BitSet>(
-    pos: &Position<B>,
-    cfg: &SolverConfig,
-) -> Option<(Outcome<B>, u64)> {
-    let limit = cfg.budget.time.unwrap_or(Duration::from_secs(1));
-    let cancel = Arc::new(AtomicBool::new(false));
-    // The caller's cancel flag (an interrupt) stops the wait too.
-    let outer = cfg.budget.cancel.clone();
-    let mut cfg = cfg.clone();
-    cfg.budget.cancel = Some(Arc::clone(&cancel));
-    let (tx, rx) = mpsc::channel();
-    let p = pos.clone();
-    std::thread::spawn(move || {
-        let r = solve(&p, &cfg);
-        let _ = tx.send((r.outcome, r.stats.nodes));
-    });
-    let end = std::time::Instant::now() + limit + limit / 4;
-    let step = Duration::from_millis(20);
-    let answer = loop {
-        let left = end.saturating_duration_since(std::time::Instant::now());
-        match rx.recv_timeout(left.min(step)) {
-            Ok(a) => break Some(a),
-            Err(mpsc::RecvTimeoutError::Disconnected) => break None,
-            Err(mpsc::RecvTimeoutError::Timeout) => {
-                if left.is_zero() || outer.as_ref().is_some_and(|f| f.load(Ordering::Relaxed)) {
-                    break None;
-                }
-            }
-        }
-    };
-    cancel.store(true, Ordering::Relaxed);
-    answer
 }
 
 /// The inferior cells of `pos` with `color` to move (nash-patterns' analysis).

@@ -14,6 +14,11 @@
 //! assert_eq!(text, "= \n\n= \n\n?1 cannot score: the game is not over\n\n");
 //! ```
 //!
+//! This crate is the protocol only: parsing, one command table from which `list_commands`,
+//! the dispatch and the analysis menus are read, the command handlers, HexGui's graphics and
+//! SGF loading. Which move `genmove` plays is nash-play's (`nash_play::decide` and its player
+//! registry), the same move choice `nash genmove` and `nash play` use.
+//!
 //! The command reference is docs/htp.md.
 
 mod analysis;
@@ -21,17 +26,12 @@ pub mod clock;
 mod display;
 mod engine;
 mod error;
-pub mod genmove;
-pub mod limits;
-pub mod player;
 pub mod protocol;
 mod serve;
 pub mod sgf;
 
 pub use engine::{Engine, PlayParams, SolverParams, COMMANDS, DEFAULT_SIZE};
 pub use error::HtpError;
-pub use genmove::{decide, DecidedBy, Decision, MoveSettings, GENMOVE_SOLVE_TIME};
-pub use player::DEFAULT_PLAYER;
 pub use protocol::Command;
 
 /// Serves one session on `input` and `output` with a fresh engine.

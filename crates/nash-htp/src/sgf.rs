@@ -2,7 +2,7 @@
 //! record is one game (no move after its end), shared with `nash`.
 
 use nash_board::sgf::GameRecord;
-use nash_board::{sgf, with_position, AnyPosition, Color, Move, SgfError};
+use nash_board::{sgf, AnyPosition, Color, Move, SgfError};
 
 /// The position of the game in `text` just before move `move_number` (numbered from 1) is
 /// played, as GTP's `loadsgf` defines it; the final position when `None`.
@@ -60,7 +60,7 @@ pub fn check_game_end(record: &GameRecord) -> Result<(), GameRecordError> {
             // Replaying the first k moves (and the setup between them) as the record says.
             None if k > 0 => {
                 let pos = record.any_position(Some(k))?;
-                with_position!(&pos, p => p.winner()).map(GameEnd::Won)
+                pos.winner().map(GameEnd::Won)
             }
             None => None,
         };

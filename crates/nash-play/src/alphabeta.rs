@@ -14,14 +14,15 @@ mod table;
 use std::fmt;
 use std::str::FromStr;
 
-use nash_board::{with_position, AnyPosition, BitSet, Move, Position};
+use nash_board::{
+    with_position, AnyPosition, BitSet, Move, PerWidth, Position, Width, WidthFamily,
+};
 
 use search::{Found, Searcher};
 
 use crate::eval::EvalKind;
-use crate::per_board::PerBoard;
 use crate::player::{Choice, MoveBudget, Player};
-use crate::spec::{Settings, SpecError};
+use crate::spec::{settings_table, UnknownValue};
 use crate::swap;
 
 /// How deep iterative deepening goes.
@@ -44,14 +45,14 @@ impl fmt::Display for Depth {
 }
 
 impl FromStr for Depth {
-    type Err = ();
+    type Err = UnknownValue;
 
-    fn from_str(s: &str) -> Result<Depth, ()> {
+    fn from_str(s: &str) -> Result<Depth, UnknownValue> {
         match s {
             "auto" => Ok(Depth::Auto),
             _ => match s.parse::<u32>() {
                 Ok(d) if (1..=400).contains(&d) => Ok(Depth::Fixed(d)),
-                _ => Err(()),
+                _ => Err(UnknownValue(s.to_owned())),
             },
         }
     }
@@ -109,43 +110,27 @@ impl Config {
         self.threats || self.fill_in || self.vc || self.mustplay
     }
 
-    /// Reads the settings of a spec over these defaults.
-    pub(crate) fn read(mut self, s: &mut Settings) -> Result<Config, SpecError> {
-        let on_off = "true or false";
-        self.eval = s.get("eval", self.eval, &eval_names())?;
-        self.depth = s.get("depth", self.depth, "auto or a depth from 1 to 400")?;
-        self.width = s.get("width", self.width, "a number of moves (0: all)")?;
-        self.threats = s.get("threats", self.threats, on_off)?;
-        self.fill_in = s.get("fillin", self.fill_in, on_off)?;
-        self.vc = s.get("vc", self.vc, on_off)?;
-        self.mustplay = s.get("mustplay", self.mustplay, on_off)?;
-        self.patterns = s.get("patterns", self.patterns, on_off)?;
-        self.tt_mib =
-            s.get_checked("tt", self.tt_mib, "a table size in MiB from 1 to 4096", |m| {
-                (1..=4096).contains(m)
-            })?;
-        self.swap = s.get("swap", self.swap, on_off)?;
-        Ok(self)
-    }
-
     /// The canonical spec: every setting spelled out.
     pub(crate) fn spec(&self) -> String {
-        format!(
-            "{}:eval={},depth={},width={},threats={},fillin={},vc={},mustplay={},patterns={},tt={},swap={}",
-            self.name,
-            self.eval,
-            self.depth,
-            self.width,
-            self.threats,
-            self.fill_in,
-            self.vc,
-            self.mustplay,
-            self.patterns,
-            self.tt_mib,
-            self.swap
-        )
+        format!("{}:{}", self.name, self.settings_text())
     }
 }
+
+/// `true or false`, what a switch accepts.
+const ON_OFF: &str = "true or false";
+
+settings_table!(Config {
+    "eval" => eval: eval_names();
+    "depth" => depth: "auto or a depth from 1 to 400";
+    "width" => width: "a number of moves (0: all)";
+    "threats" => threats: ON_OFF;
+    "fillin" => fill_in: ON_OFF;
+    "vc" => vc: ON_OFF;
+    "mustplay" => mustplay: ON_OFF;
+    "patterns" => patterns: ON_OFF;
+    "tt" => tt_mib: "a table size in MiB from 1 to 4096", if |m| (1..=4096).contains(m);
+    "swap" => swap: ON_OFF;
+});
 
 /// The evaluations' names, for error messages.
 pub(crate) fn eval_names() -> String {
@@ -157,16 +142,24 @@ pub(crate) fn eval_names() -> String {
 #[derive(Debug)]
 pub struct AlphaBeta {
     cfg: Config,
-    /// The searcher of the board last played on (a `Searcher<B>` for its bitboard type).
-    state: PerBoard,
+    /// The searcher of the board last played on.
+    state: PerWidth<Searchers>,
+}
+
+/// The searchers, one type per bitboard width.
+#[derive(Debug)]
+struct Searchers;
+
+impl WidthFamily for Searchers {
+    type Of<B: BitSet> = Searcher<B>;
 }
 
 impl AlphaBeta {
     pub(crate) fn new(cfg: Config) -> AlphaBeta {
-        AlphaBeta { cfg, state: PerBoard::default() }
+        AlphaBeta { cfg, state: PerWidth::new() }
     }
 
-    fn run<B: BitSet>(&mut self, pos: &Position<B>, budget: &MoveBudget) -> Option<Found> {
+    fn run<B: Width>(&mut self, pos: &Position<B>, budget: &MoveBudget) -> Option<Found> {
         if pos.winner().is_some() || pos.empty_cells().is_empty() {
             return None;
         }
@@ -177,9 +170,11 @@ impl AlphaBeta {
         };
         let geom = pos.geometry();
         let cfg = &self.cfg;
-        let searcher = self
-            .state
-            .get(|s: &Searcher<B>| std::ptr::eq(s.geometry(), geom), || Searcher::new(geom, cfg));
+        let searcher = self.state.get(
+            pos,
+            |s: &Searcher<B>| std::ptr::eq(s.geometry(), geom),
+            || Searcher::new(geom, cfg),
+        );
         Some(searcher.search(pos, depth, budget))
     }
 }

@@ -9,11 +9,14 @@
 
 use std::time::Instant;
 
-use nash_board::{with_position, AnyPosition, BitSet, Cell, Color, Move, Position};
+use nash_board::{
+    with_position, AnyPosition, BitSet, Cell, Color, Move, PerWidth, Position, WidthFamily,
+};
 
+use crate::alphabeta::eval_names;
 use crate::eval::{EvalKind, Evaluator};
-use crate::per_board::PerBoard;
 use crate::player::{Choice, MoveBudget, Player};
+use crate::spec::settings_table;
 use crate::swap;
 
 /// The beam player's settings.
@@ -26,6 +29,19 @@ pub(crate) struct BeamConfig {
     pub(crate) depth: u32,
     pub(crate) swap: bool,
 }
+
+impl Default for BeamConfig {
+    fn default() -> BeamConfig {
+        BeamConfig { eval: EvalKind::PlaysToWin, beam: 6, depth: 2, swap: false }
+    }
+}
+
+settings_table!(BeamConfig {
+    "eval" => eval: eval_names();
+    "beam" => beam: "a number of lines from 1 to 1000", if |k| (1..=1000).contains(k);
+    "depth" => depth: "a number of rounds from 1 to 100", if |d| (1..=100).contains(d);
+    "swap" => swap: "true or false";
+});
 
 /// One line of the beam: its moves from the root and its value for the player.
 #[derive(Clone, Debug, Default)]
@@ -51,12 +67,21 @@ struct State<B: BitSet> {
 #[derive(Debug)]
 pub struct Beam {
     cfg: BeamConfig,
-    state: PerBoard,
+    /// The evaluator and buffers of the board last played on.
+    state: PerWidth<States>,
+}
+
+/// The beam's states, one type per bitboard width.
+#[derive(Debug)]
+struct States;
+
+impl WidthFamily for States {
+    type Of<B: BitSet> = State<B>;
 }
 
 impl Beam {
     pub(crate) fn new(cfg: BeamConfig) -> Beam {
-        Beam { cfg, state: PerBoard::default() }
+        Beam { cfg, state: PerWidth::new() }
     }
 }
 
@@ -229,8 +254,7 @@ fn replay<B: BitSet>(pos: &mut Position<B>, root: &Position<B>, moves: &[Cell]) 
 
 impl Player for Beam {
     fn spec(&self) -> String {
-        let c = &self.cfg;
-        format!("beam:eval={},beam={},depth={},swap={}", c.eval, c.beam, c.depth, c.swap)
+        format!("beam:{}", self.cfg.settings_text())
     }
 
     fn choose(&mut self, pos: &AnyPosition, budget: &MoveBudget) -> Choice {
@@ -240,6 +264,7 @@ impl Player for Beam {
                 Choice::bare(Move::Resign)
             } else {
                 let state = self.state.get(
+                    p,
                     |s: &State<_>| s.eval.kind() == cfg.eval,
                     || State {
                         eval: Evaluator::new(cfg.eval),

@@ -85,14 +85,28 @@ impl fmt::Display for EvalKind {
     }
 }
 
-impl FromStr for EvalKind {
-    type Err = String;
+/// A name that is no evaluation's; the message lists the evaluations there are.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("unknown evaluation '{name}' (evaluations: {})", eval_list())]
+pub struct UnknownEval {
+    /// The name given.
+    pub name: String,
+}
 
-    fn from_str(s: &str) -> Result<EvalKind, String> {
-        EvalKind::ALL.iter().copied().find(|k| k.name() == s).ok_or_else(|| {
-            let names: Vec<_> = EvalKind::ALL.iter().map(|k| k.name()).collect();
-            format!("unknown evaluation '{s}' (evaluations: {})", names.join(", "))
-        })
+/// The evaluations' names, comma-separated.
+fn eval_list() -> String {
+    EvalKind::ALL.iter().map(|k| k.name()).collect::<Vec<_>>().join(", ")
+}
+
+impl FromStr for EvalKind {
+    type Err = UnknownEval;
+
+    fn from_str(s: &str) -> Result<EvalKind, UnknownEval> {
+        EvalKind::ALL
+            .iter()
+            .copied()
+            .find(|k| k.name() == s)
+            .ok_or_else(|| UnknownEval { name: s.to_owned() })
     }
 }
 

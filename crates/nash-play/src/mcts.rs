@@ -19,16 +19,17 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
 
-use nash_board::{with_position, AnyPosition, BitSet, Cell, Move, Position};
+use nash_board::{
+    with_position, AnyPosition, BitSet, Cell, Move, PerWidth, Position, Width, WidthFamily,
+};
 use nash_search::{Knowledge, MoveOrdering, Outcome, SolverConfig};
 
 pub(crate) use playout::Policy;
 use tree::{Forest, Proof};
 
 use crate::eval::WIN;
-use crate::per_board::PerBoard;
 use crate::player::{Choice, MoveBudget, Player};
-use crate::spec::{Settings, SpecError};
+use crate::spec::{settings_table, SpecError, UnknownValue};
 use crate::swap;
 
 /// `FromStr` and `Display` for a setting whose values are the variants of an enum, each
@@ -36,12 +37,12 @@ use crate::swap;
 macro_rules! setting_names {
     ($ty:ident { $($variant:ident => $name:literal),+ $(,)? }) => {
         impl FromStr for $ty {
-            type Err = ();
+            type Err = UnknownValue;
 
-            fn from_str(s: &str) -> Result<$ty, ()> {
+            fn from_str(s: &str) -> Result<$ty, UnknownValue> {
                 match s {
                     $($name => Ok($ty::$variant),)+
-                    _ => Err(()),
+                    _ => Err(UnknownValue(s.to_owned())),
                 }
             }
         }
@@ -193,102 +194,9 @@ impl Config {
         })
     }
 
-    /// Reads the settings of a spec over these defaults.
-    pub(crate) fn read(mut self, s: &mut Settings) -> Result<Config, SpecError> {
-        let on_off = "true or false";
-        self.c = s.get_checked("c", self.c, "an exploration constant from 0 to 100", |c| {
-            (0.0..=100.0).contains(c)
-        })?;
-        self.rave = s.get_checked("rave", self.rave, "RAVE's k from 0 (off) to 1e9", |k| {
-            (0.0..=1e9).contains(k)
-        })?;
-        self.fpu =
-            s.get_checked("fpu", self.fpu, "a value from 0 to 10", |v| (0.0..=10.0).contains(v))?;
-        self.policy =
-            s.get("playout", self.policy, "a playout policy (random, bridge, patterns, reply)")?;
-        self.playouts = s
-            .get_checked(
-                "playouts",
-                Playouts(self.playouts),
-                "auto or a number of playouts from 1 to 10^12",
-                |p| p.0.map_or(true, |n| (1..=1_000_000_000_000).contains(&n)),
-            )?
-            .0;
-        self.expand = s.get("expand", self.expand, "a number of playouts")?;
-        self.know = s.get("know", self.know, "a number of playouts (0: at expansion)")?;
-        self.fill_in = s.get("fillin", self.fill_in, on_off)?;
-        self.mustplay = s.get("mustplay", self.mustplay, on_off)?;
-        self.vc = s.get("vc", self.vc, on_off)?;
-        self.solver = s.get("solver", self.solver, on_off)?;
-        self.prior = s.get_checked("prior", self.prior, "virtual playouts from 0 to 1e6", |p| {
-            (0.0..=1e6).contains(p)
-        })?;
-        self.value = s.get_checked("value", self.value, "a weight from 0 to 1", |p| {
-            (0.0..=1.0).contains(p)
-        })?;
-        self.vscale = s.get_checked("vscale", self.vscale, "a scale from 0.01 to 100", |v| {
-            (0.01..=100.0).contains(v)
-        })?;
-        self.widen = s.get("widen", self.widen, "a number of moves (0: off)")?;
-        self.order = s.get("order", self.order, "circuit, patterns or both")?;
-        self.spread = s.get("spread", self.spread, "rank or strength")?;
-        self.bias = s.get_checked("bias", self.bias, "a progressive bias from 0 to 100", |b| {
-            (0.0..=100.0).contains(b)
-        })?;
-        self.playfill = s.get("playfill", self.playfill, on_off)?;
-        self.reuse = s.get("reuse", self.reuse, on_off)?;
-        self.solve =
-            s.get_checked("solve", self.solve, "a number of empty cells (0: off)", |n| *n <= 361)?;
-        self.defend = s.get("defend", self.defend, on_off)?;
-        self.threads =
-            s.get_checked("threads", self.threads, "a thread count from 1 to 256", |t| {
-                (1..=256).contains(t)
-            })?;
-        self.parallel =
-            s.get("parallel", self.parallel, "root (a tree per thread) or tree (one tree)")?;
-        self.mem_mib =
-            s.get_checked("mem", self.mem_mib, "a tree size in MiB from 1 to 65536", |m| {
-                (1..=65536).contains(m)
-            })?;
-        self.seed = s.get("seed", self.seed, "a whole number")?;
-        self.swap = s.get("swap", self.swap, on_off)?;
-        Ok(self)
-    }
-
     /// The canonical spec: every setting spelled out.
     pub(crate) fn spec(&self) -> String {
-        format!(
-            "{}:c={},rave={},fpu={},playout={},playouts={},expand={},know={},fillin={},mustplay={},vc={},\
-             solver={},prior={},value={},vscale={},widen={},order={},spread={},bias={},playfill={},reuse={},solve={},defend={},threads={},parallel={},mem={},seed={},swap={}",
-            self.name,
-            self.c,
-            self.rave,
-            self.fpu,
-            self.policy,
-            Playouts(self.playouts),
-            self.expand,
-            self.know,
-            self.fill_in,
-            self.mustplay,
-            self.vc,
-            self.solver,
-            self.prior,
-            self.value,
-            self.vscale,
-            self.widen,
-            self.order,
-            self.spread,
-            self.bias,
-            self.playfill,
-            self.reuse,
-            self.solve,
-            self.defend,
-            self.threads,
-            self.parallel,
-            self.mem_mib,
-            self.seed,
-            self.swap
-        )
+        format!("{}:{}", self.name, self.settings_text())
     }
 
     /// Whether the threads grow one tree together.
@@ -296,6 +204,40 @@ impl Config {
         self.parallel == Parallel::Tree && self.threads > 1
     }
 }
+
+/// `true or false`, what a switch accepts.
+const ON_OFF: &str = "true or false";
+
+settings_table!(Config {
+    "c" => c: "an exploration constant from 0 to 100", if |c| (0.0..=100.0).contains(c);
+    "rave" => rave: "RAVE's k from 0 (off) to 1e9", if |k| (0.0..=1e9).contains(k);
+    "fpu" => fpu: "a value from 0 to 10", if |v| (0.0..=10.0).contains(v);
+    "playout" => policy: "a playout policy (random, bridge, patterns, reply)";
+    "playouts" => playouts as Playouts: "auto or a number of playouts from 1 to 10^12",
+        if |p: &Playouts| p.0.map_or(true, |n| (1..=1_000_000_000_000).contains(&n));
+    "expand" => expand: "a number of playouts";
+    "know" => know: "a number of playouts (0: at expansion)";
+    "fillin" => fill_in: ON_OFF;
+    "mustplay" => mustplay: ON_OFF;
+    "vc" => vc: ON_OFF;
+    "solver" => solver: ON_OFF;
+    "prior" => prior: "virtual playouts from 0 to 1e6", if |p| (0.0..=1e6).contains(p);
+    "value" => value: "a weight from 0 to 1", if |p| (0.0..=1.0).contains(p);
+    "vscale" => vscale: "a scale from 0.01 to 100", if |v| (0.01..=100.0).contains(v);
+    "widen" => widen: "a number of moves (0: off)";
+    "order" => order: "circuit, patterns or both";
+    "spread" => spread: "rank or strength";
+    "bias" => bias: "a progressive bias from 0 to 100", if |b| (0.0..=100.0).contains(b);
+    "playfill" => playfill: ON_OFF;
+    "reuse" => reuse: ON_OFF;
+    "solve" => solve: "a number of empty cells (0: off)", if |n| *n <= 361;
+    "defend" => defend: ON_OFF;
+    "threads" => threads: "a thread count from 1 to 256", if |t| (1..=256).contains(t);
+    "parallel" => parallel: "root (a tree per thread) or tree (one tree)";
+    "mem" => mem_mib: "a tree size in MiB from 1 to 65536", if |m| (1..=65536).contains(m);
+    "seed" => seed: "a whole number";
+    "swap" => swap: ON_OFF;
+});
 
 /// Where the order of a node's moves (for the priors and the progressive bias) comes from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -339,12 +281,12 @@ pub(crate) const AUTO_PLAYOUTS: u64 = 5000;
 struct Playouts(Option<u64>);
 
 impl FromStr for Playouts {
-    type Err = ();
+    type Err = UnknownValue;
 
-    fn from_str(s: &str) -> Result<Playouts, ()> {
+    fn from_str(s: &str) -> Result<Playouts, UnknownValue> {
         match s {
             "auto" => Ok(Playouts(None)),
-            _ => s.parse().map(|n| Playouts(Some(n))).map_err(|_| ()),
+            _ => s.parse().map(|n| Playouts(Some(n))).map_err(|_| UnknownValue(s.to_owned())),
         }
     }
 }
@@ -378,8 +320,16 @@ impl Limits {
 #[derive(Debug)]
 pub struct Mcts {
     cfg: Config,
-    /// The workers of the board last played on (a `Vec<Worker<B>>` for its bitboard type).
-    state: PerBoard,
+    /// The trees and workers of the board last played on.
+    state: PerWidth<Forests>,
+}
+
+/// The forests, one type per bitboard width.
+#[derive(Debug)]
+struct Forests;
+
+impl WidthFamily for Forests {
+    type Of<B: BitSet> = Forest<B>;
 }
 
 /// The root's statistics summed over the threads, per cell.
@@ -393,10 +343,10 @@ struct RootMove {
 
 impl Mcts {
     pub(crate) fn new(cfg: Config) -> Mcts {
-        Mcts { cfg, state: PerBoard::default() }
+        Mcts { cfg, state: PerWidth::new() }
     }
 
-    fn run<B: BitSet>(&mut self, pos: &Position<B>, budget: &MoveBudget) -> Option<Choice> {
+    fn run<B: Width>(&mut self, pos: &Position<B>, budget: &MoveBudget) -> Option<Choice> {
         let start = Instant::now();
         if pos.winner().is_some() || pos.empty_cells().is_empty() {
             return None;
@@ -408,7 +358,8 @@ impl Mcts {
             return Some(c);
         }
         let geom = pos.geometry();
-        let forest = self.state.get(|f: &Forest<B>| f.fits(geom, cfg), || Forest::new(geom, cfg));
+        let forest =
+            self.state.get(pos, |f: &Forest<B>| f.fits(geom, cfg), || Forest::new(geom, cfg));
         let limits = Limits {
             deadline: budget.time.and_then(|t| start.checked_add(t)),
             cancel: budget.cancel.clone(),
@@ -594,7 +545,7 @@ pub fn playouts(
     count: u64,
     seed: u64,
 ) -> Result<PlayoutStats, SpecError> {
-    let policy: Policy = policy.parse().map_err(|()| SpecError::BadValue {
+    let policy: Policy = policy.parse().map_err(|_| SpecError::BadValue {
         key: "playout".to_string(),
         value: policy.to_string(),
         expected: "a playout policy (random, bridge, patterns, reply)".to_string(),

@@ -1,7 +1,7 @@
-//! The one registry of players: every name HTP, the CLI and the tournament accept, and the
-//! function that builds a player from its spec.
+//! The one registry of players: every name HTP, the CLI and the tournament accept, the
+//! default, and the function that builds a player from its spec.
 
-use crate::alphabeta::{eval_names, AlphaBeta, Config, Depth};
+use crate::alphabeta::{AlphaBeta, Config, Depth};
 use crate::beam::{Beam, BeamConfig};
 use crate::eval::EvalKind;
 use crate::greedy::Greedy;
@@ -9,6 +9,11 @@ use crate::mcts::{Config as MctsConfig, Mcts, Policy};
 use crate::player::Player;
 use crate::random::RandomPlayer;
 use crate::spec::{Settings, Spec, SpecError};
+use crate::vc_greedy::VcGreedy;
+
+/// The player `nash htp`, `nash genmove` and `nash play` use when no `--player` is given.
+/// One constant, so that the default moves to a stronger player by changing one line.
+pub const DEFAULT_PLAYER: &str = "best";
 
 /// A player the registry can build.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -17,80 +22,85 @@ pub struct PlayerInfo {
     pub name: &'static str,
     /// One line on what it is and where it comes from.
     pub about: &'static str,
+    /// The settings its spec takes, in the order its canonical spec gives them.
+    pub settings: &'static [&'static str],
 }
+
+/// The settings of the players that read them by hand rather than through a settings table.
+const RANDOM_SETTINGS: &[&str] = &["seed"];
+const GREEDY_SETTINGS: &[&str] = &["swap"];
 
 /// Every player, in the order help texts list them.
 pub fn players() -> &'static [PlayerInfo] {
-    &[
-        PlayerInfo { name: "random", about: "a uniformly random empty cell (settings: seed)" },
-        PlayerInfo {
-            name: "greedy",
-            about: "the move leaving the best shortest-path margin, one ply (settings: swap)",
-        },
-        PlayerInfo {
-            name: "hexy",
-            about: "alpha-beta on resistance with virtual connections, a depth and a width \
-                    (Anshelevich 2000 s.6; alpha-beta's settings)",
-        },
-        PlayerInfo {
-            name: "queenbee",
-            about: "alpha-beta on the two-distance (van Rijswijck 2002 s.3.2; alpha-beta's \
-                    settings)",
-        },
-        PlayerInfo {
-            name: "yreduction",
-            about: "alpha-beta on the Y-reduction value (van Rijswijck 2002 s.4; alpha-beta's \
-                    settings)",
-        },
-        PlayerInfo {
-            name: "pattern-ab",
-            about: "alpha-beta on the two-distance whose proven values carry threat patterns \
-                    that cut the search (van Rijswijck 2002 App. B Table 2; alpha-beta's settings)",
-        },
-        PlayerInfo {
-            name: "minimax",
-            about: "depth-1 minimax on the plays-to-win difference (Horrell et al. s.2.2.2; \
-                    alpha-beta's settings)",
-        },
-        PlayerInfo {
-            name: "minimax-bridge",
-            about: "depth-1 minimax on plays-to-win with the bridge discount (Horrell et al. \
-                    s.2.3.2; alpha-beta's settings)",
-        },
-        PlayerInfo {
-            name: "beam",
-            about: "beam-search minimax: K lines, the opponent's best reply on each (Horrell et \
-                    al. s.2.3.1; settings: eval, beam, depth, swap)",
-        },
-        PlayerInfo {
-            name: "mcts",
-            about: "UCT with random playouts (Horrell et al. s.2.3.3; settings: c, rave, fpu, \
-                    playout, playouts, expand, know, fillin, mustplay, vc, solver, prior, value, \
-                    vscale, widen, order, spread, bias, playfill, reuse, solve, defend, threads, \
-                    parallel, mem, seed, swap)",
-        },
-        PlayerInfo {
-            name: "amaf",
-            about: "UCT with all-moves-as-first statistics, RAVE's schedule (Horrell et al. \
-                    s.2.3.4; mcts's settings)",
-        },
-        PlayerInfo {
-            name: "amaf-bridge",
-            about: "amaf whose playouts answer an intrusion into a bridge (Horrell et al. \
-                    s.2.3.4; mcts's settings)",
-        },
-        PlayerInfo {
-            name: "best",
-            about: "the strongest Monte Carlo search: RAVE, fill-in, inferior cells, mustplay, \
-                    virtual connections, solved nodes, priors, the circuit's evaluation, \
-                    widening, reply playouts, subtree reuse (mcts's settings)",
-        },
-        PlayerInfo {
-            name: "alphabeta",
-            about: "alpha-beta with iterative deepening over any evaluation (settings: eval, \
-                    depth, width, threats, fillin, vc, mustplay, patterns, tt, swap)",
-        },
-    ]
+    const AB: &[&str] = Config::KEYS;
+    const MCTS: &[&str] = MctsConfig::KEYS;
+    const fn info(
+        name: &'static str,
+        about: &'static str,
+        settings: &'static [&'static str],
+    ) -> PlayerInfo {
+        PlayerInfo { name, about, settings }
+    }
+    const LIST: &[PlayerInfo] = &[
+        info("random", "a uniformly random empty cell", RANDOM_SETTINGS),
+        info("greedy", "the move leaving the best shortest-path margin, one ply", GREEDY_SETTINGS),
+        info(
+            "hexy",
+            "alpha-beta on resistance with virtual connections, a depth and a width \
+             (Anshelevich 2000 s.6)",
+            AB,
+        ),
+        info("queenbee", "alpha-beta on the two-distance (van Rijswijck 2002 s.3.2)", AB),
+        info("yreduction", "alpha-beta on the Y-reduction value (van Rijswijck 2002 s.4)", AB),
+        info(
+            "pattern-ab",
+            "alpha-beta on the two-distance whose proven values carry threat patterns that cut \
+             the search (van Rijswijck 2002 App. B Table 2)",
+            AB,
+        ),
+        info(
+            "minimax",
+            "depth-1 minimax on the plays-to-win difference (Horrell et al. s.2.2.2)",
+            AB,
+        ),
+        info(
+            "minimax-bridge",
+            "depth-1 minimax on plays-to-win with the bridge discount (Horrell et al. s.2.3.2)",
+            AB,
+        ),
+        info(
+            "beam",
+            "beam-search minimax: K lines, the opponent's best reply on each (Horrell et al. \
+             s.2.3.1)",
+            BeamConfig::KEYS,
+        ),
+        info("mcts", "UCT with random playouts (Horrell et al. s.2.3.3)", MCTS),
+        info(
+            "amaf",
+            "UCT with all-moves-as-first statistics, RAVE's schedule (Horrell et al. s.2.3.4)",
+            MCTS,
+        ),
+        info(
+            "amaf-bridge",
+            "amaf whose playouts answer an intrusion into a bridge (Horrell et al. s.2.3.4)",
+            MCTS,
+        ),
+        info(
+            "best",
+            "the strongest Monte Carlo search: RAVE, fill-in, inferior cells, mustplay, virtual \
+             connections, solved nodes, priors, the circuit's evaluation, widening, reply \
+             playouts, subtree reuse",
+            MCTS,
+        ),
+        info("alphabeta", "alpha-beta with iterative deepening over any evaluation", AB),
+        info(
+            "vc-greedy",
+            "H-search's winning key, else the mustplay cell with the best H-score, ties by \
+             shortest path",
+            &[],
+        ),
+    ];
+    LIST
 }
 
 /// The defaults of each alpha-beta player.
@@ -162,21 +172,10 @@ pub fn build(spec: &str) -> Result<Box<dyn Player>, SpecError> {
     let name = spec.name.clone();
     let mut s = Settings::new(spec);
     let player: Box<dyn Player> = match name.as_str() {
-        "random" => Box::new(RandomPlayer::new(s.get("seed", 1, "a whole number")?)),
-        "greedy" => Box::new(Greedy::new(s.get("swap", false, "true or false")?)),
-        "beam" => {
-            let cfg = BeamConfig {
-                eval: s.get("eval", EvalKind::PlaysToWin, &eval_names())?,
-                beam: s.get_checked("beam", 6, "a number of lines from 1 to 1000", |k| {
-                    (1..=1000).contains(k)
-                })?,
-                depth: s.get_checked("depth", 2, "a number of rounds from 1 to 100", |d| {
-                    (1..=100).contains(d)
-                })?,
-                swap: s.get("swap", false, "true or false")?,
-            };
-            Box::new(Beam::new(cfg))
-        }
+        "random" => Box::new(RandomPlayer::new(s.get(RANDOM_SETTINGS[0], 1, "a whole number")?)),
+        "greedy" => Box::new(Greedy::new(s.get(GREEDY_SETTINGS[0], false, "true or false")?)),
+        "vc-greedy" => Box::new(VcGreedy),
+        "beam" => Box::new(Beam::new(BeamConfig::default().read(&mut s)?)),
         n => match (alphabeta_defaults(n), mcts_defaults(n)) {
             (Some(cfg), _) => Box::new(AlphaBeta::new(cfg.read(&mut s)?)),
             (_, Some(cfg)) => Box::new(Mcts::new(cfg.read(&mut s)?)),
@@ -188,4 +187,31 @@ pub fn build(spec: &str) -> Result<Box<dyn Player>, SpecError> {
     };
     s.finish()?;
     Ok(player)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn specs_build_or_name_what_is_wrong() {
+        assert_eq!(build("vc-greedy").unwrap().spec(), "vc-greedy");
+        assert!(build(DEFAULT_PLAYER).unwrap().spec().starts_with(DEFAULT_PLAYER));
+        assert!(build("random:seed=3").is_ok());
+        let e = build("nobody").unwrap_err().to_string();
+        assert!(e.contains("unknown player 'nobody'") && e.contains("vc-greedy"), "{e}");
+        let e = build("vc-greedy:depth=3").unwrap_err().to_string();
+        assert!(e.contains("'depth'"), "{e}");
+    }
+
+    /// Each player's listed settings are the ones its spec takes: all of them are accepted,
+    /// and an unknown one is refused naming exactly them.
+    #[test]
+    fn listed_settings_are_the_ones_read() {
+        for info in players() {
+            let e = build(&format!("{}:nosuch=1", info.name)).unwrap_err();
+            let SpecError::UnknownSetting { known, .. } = e else { panic!("{}: {e}", info.name) };
+            assert_eq!(known, info.settings.join(", "), "{}", info.name);
+        }
+    }
 }

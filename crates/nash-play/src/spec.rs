@@ -147,3 +147,63 @@ impl Settings {
         }
     }
 }
+
+/// A setting's value that is not one of the names it takes (`FromStr` of the settings whose
+/// values are words); [`Settings`] reports it as [`SpecError::BadValue`] with the names there
+/// are.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("unknown value '{0}'")]
+pub struct UnknownValue(pub String);
+
+/// Writes a settings type's `read` (each setting of a spec parsed over the defaults held),
+/// `settings_text` (every setting spelled out, `key=value,...`, as canonical specs give them)
+/// and `KEYS` (the settings' names, in that order), from one table with one row a setting:
+///
+/// `"key" => field: "what is accepted";`, with `, if |v| check` to refuse values beyond a
+/// range, and `field as Wrapper` for a field read and shown through a newtype.
+macro_rules! settings_table {
+    ($ty:ident {
+        $($key:literal => $field:ident $(as $wrap:ident)?: $expected:expr $(, if $check:expr)?;)*
+    }) => {
+        impl $ty {
+            /// The settings' names, in the order specs spell them out.
+            pub(crate) const KEYS: &'static [&'static str] = &[$($key),*];
+
+            /// Reads the settings of a spec over these defaults.
+            pub(crate) fn read(
+                mut self,
+                s: &mut $crate::spec::Settings,
+            ) -> Result<$ty, $crate::spec::SpecError> {
+                $(self.$field = settings_table!(
+                    @get s, $key, self.$field, [$($wrap)?], &$expected, [$($check)?]
+                );)*
+                Ok(self)
+            }
+
+            /// Every setting with its value, `key=value,...`, in the order of `KEYS`.
+            pub(crate) fn settings_text(&self) -> String {
+                let parts: &[String] = &[$(
+                    format!("{}={}", $key, settings_table!(@show self.$field, [$($wrap)?]))
+                ),*];
+                parts.join(",")
+            }
+        }
+    };
+    (@get $s:ident, $key:literal, $value:expr, [], $expected:expr, []) => {
+        $s.get($key, $value, $expected)?
+    };
+    (@get $s:ident, $key:literal, $value:expr, [], $expected:expr, [$check:expr]) => {
+        $s.get_checked($key, $value, $expected, $check)?
+    };
+    (@get $s:ident, $key:literal, $value:expr, [$wrap:ident], $expected:expr, [$check:expr]) => {
+        $s.get_checked($key, $wrap($value), $expected, $check)?.0
+    };
+    (@show $value:expr, []) => {
+        $value
+    };
+    (@show $value:expr, [$wrap:ident]) => {
+        $wrap($value)
+    };
+}
+
+pub(crate) use settings_table;

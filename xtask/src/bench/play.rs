@@ -54,11 +54,8 @@ fn positions(size: u8, count: u8) -> anyhow::Result<Vec<AnyPosition>> {
                 let p = if ply < 2 { &mut random } else { &mut greedy };
                 let m = p.choose(&pos, &MoveBudget::default()).mv;
                 let Move::Cell(c) = m else { break };
-                let over = nash_board::with_position!(&mut pos, q => {
-                    q.play(c)?;
-                    q.winner().is_some()
-                });
-                if over {
+                pos.apply(Move::Cell(c))?;
+                if pos.winner().is_some() {
                     break;
                 }
             }

@@ -2,7 +2,7 @@
 
 use nash_board::svg::Picture;
 use nash_board::{with_position, BitSet, Cell, Move, Position};
-use nash_htp::{decide, DecidedBy, Decision};
+use nash_play::{decide, DecidedBy, Decision};
 use nash_search::SolverConfig;
 use serde::Serialize;
 
@@ -101,7 +101,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         &args.player.settings(),
         &SolverConfig::default(),
     );
-    let to_move = with_position!(&pos, p => p.to_move()).to_string();
+    let to_move = pos.to_move().to_string();
     let rep = Report::new(player.spec(), to_move, &d);
     args.picture.write(|| with_position!(&pos, p => picture(p, &d, &rep)))?;
     if args.json {

@@ -10,8 +10,8 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 use anyhow::Context;
 use nash_board::{sgf::GameRecord, with_position, AnyPosition, Color, Move};
-use nash_htp::{decide, DecidedBy};
 use nash_play::Player;
+use nash_play::{decide, DecidedBy};
 use nash_search::SolverConfig;
 
 use crate::input::BoardSize;
@@ -83,17 +83,17 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let typed = std::io::IsTerminal::is_terminal(&std::io::stdin());
     let mut lines = std::io::stdin().lock().lines();
     let end = loop {
-        if let Some(w) = with_position!(&pos, p => p.winner()) {
+        if let Some(w) = pos.winner() {
             break End::Connected(w);
         }
-        let to_move = with_position!(&pos, p => p.to_move());
+        let to_move = pos.to_move();
         if to_move != human {
             let d = decide(&pos, player.as_mut(), &budget, &settings, &solver);
             if d.mv == Move::Resign {
                 outln!("Nash ({}) resigns", !human);
                 break End::Resigned(!human);
             }
-            with_position!(&mut pos, p => p.apply_as(to_move, d.mv))?;
+            pos.apply_as(to_move, d.mv)?;
             movers.push(false);
             let by = match d.by {
                 DecidedBy::Solver => ", a proven win".to_owned(),
@@ -126,7 +126,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                 }
                 // Back to the person's previous turn: the reply, then the person's move.
                 while let Some(by_human) = movers.pop() {
-                    with_position!(&mut pos, p => p.undo());
+                    pos.undo();
                     if by_human {
                         break;
                     }
@@ -141,9 +141,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                     }
                     Ok(Move::Resign) => break End::Resigned(human),
                     Ok(Move::Pass) => Err("there is no passing in Hex".to_owned()),
-                    Ok(mv) => with_position!(&mut pos, p => p.apply_as(human, mv))
-                        .map(|()| mv)
-                        .map_err(|e| e.to_string()),
+                    Ok(mv) => pos.apply_as(human, mv).map(|()| mv).map_err(|e| e.to_string()),
                     Err(e) => Err(format!("{e}; type help for the commands")),
                 };
                 match played {

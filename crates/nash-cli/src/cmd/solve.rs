@@ -165,7 +165,7 @@ impl ParallelArg {
 /// `--threads`: the range HTP's `param_dfpn threads` accepts too.
 fn parse_threads(s: &str) -> Result<usize, String> {
     let n = s.parse().map_err(|_| format!("invalid number {s:?}"))?;
-    nash_htp::limits::threads(n).map_err(|e| e.to_string())
+    nash_play::limits::threads(n).map_err(|e| e.to_string())
 }
 
 /// A count of nodes: a whole number of at least 1.
@@ -180,13 +180,13 @@ fn parse_node_count(s: &str) -> Result<u64, String> {
 /// `--tt-mib`: at least 1 MiB, at most the machine's memory.
 fn parse_tt_mib(s: &str) -> Result<usize, String> {
     let n = s.parse().map_err(|_| format!("invalid number {s:?}"))?;
-    nash_htp::limits::tt_mib(n).map_err(|e| e.to_string())
+    nash_play::limits::tt_mib(n).map_err(|e| e.to_string())
 }
 
 /// `--time-limit`: positive, finite and not absurdly large (a deadline must be representable).
 fn parse_time_limit(s: &str) -> Result<Duration, String> {
     let secs: f64 = s.parse().map_err(|_| format!("invalid number {s:?}"))?;
-    nash_htp::limits::time_limit(secs).map_err(|e| e.to_string())
+    nash_play::limits::time_limit(secs).map_err(|e| e.to_string())
 }
 
 /// H-search variant words (separated by commas or spaces), each checked when the command line

@@ -37,7 +37,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let pos = crate::input::load(&args.position)?;
     let mut cfg = args.solver.config()?;
     // --time-limit bounds the whole command, not each of its solves.
-    let _deadline = nash_htp::limits::CommandDeadline::arm(&mut cfg);
+    let _deadline = nash_play::limits::CommandDeadline::arm(&mut cfg);
     nash_board::with_position!(&pos, p => report(p, &cfg, &args))
 }
 

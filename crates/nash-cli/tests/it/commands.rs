@@ -131,7 +131,7 @@ fn limits_out_of_range_are_refused() {
     check_err(&["solve", "--time-limit", "NaN"], "'NaN'");
     check_err(&["solve", "--time-limit", "-2"], "'-2'");
     check_err(&["winning", "--time-limit", "0"], "expected a positive number of seconds");
-    let huge = (nash_htp::limits::max_tt_mib() + 1).to_string();
+    let huge = (nash_play::limits::max_tt_mib() + 1).to_string();
     check_err(&["solve", "--tt-mib", &huge], "more than this machine's memory");
     check_err(&["solve", "--tt-mib", "0"], "'0' for '--tt-mib");
     // The same thread range as HTP's param_dfpn threads.

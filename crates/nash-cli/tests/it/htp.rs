@@ -83,7 +83,7 @@ fn a_session_over_pipes_survives_bad_input() {
     assert!(sgf.starts_with("? cannot load \"broken.sgf\": ") && sgf.lines().count() == 1, "{sgf}");
     assert_eq!(ask("name"), "= nash\n");
     // Values that used to kill the engine are refused, and it still solves.
-    let huge_tt = format!("param_dfpn tt_mib {}", nash_htp::limits::max_tt_mib() + 1);
+    let huge_tt = format!("param_dfpn tt_mib {}", nash_play::limits::max_tt_mib() + 1);
     assert!(ask(&huge_tt).starts_with("? invalid value"));
     assert!(ask("param_dfpn timelimit 1e19").starts_with("? invalid value \"1e19\""));
     assert_eq!(ask("dfpn-solve-state"), "= black\n");

@@ -5,11 +5,11 @@ use crate::check_session;
 
 #[test]
 fn out_of_range_settings_are_refused_and_change_nothing() {
-    let huge = (nash_htp::limits::max_tt_mib() + 1).to_string();
+    let huge = (nash_play::limits::max_tt_mib() + 1).to_string();
     let tt = format!("param_dfpn tt_mib {huge}");
     let tt_answer = format!(
         "? invalid value \"{huge}\" for tt_mib: more than this machine's memory; expected 1 to {} MiB",
-        nash_htp::limits::max_tt_mib()
+        nash_play::limits::max_tt_mib()
     );
     let secs = "expected a positive number of seconds up to 1000000000";
     check_session(&[
@@ -19,7 +19,7 @@ fn out_of_range_settings_are_refused_and_change_nothing() {
         ("param_dfpn timelimit inf", &format!("? invalid value \"inf\" for timelimit: {secs}")),
         ("param_dfpn timelimit soon", "? invalid number \"soon\""),
         (&tt, &tt_answer),
-        ("param_dfpn tt_mib 0", &format!("? invalid value \"0\" for tt_mib: expected 1 to {} MiB", nash_htp::limits::max_tt_mib())),
+        ("param_dfpn tt_mib 0", &format!("? invalid value \"0\" for tt_mib: expected 1 to {} MiB", nash_play::limits::max_tt_mib())),
         ("param_dfpn threads 257", "? invalid value \"257\" for threads: expected 1 to 256 threads"),
         // HexGui sends this before a solve: progress while a solve runs (3x3 takes no time).
         ("param_dfpn use_guifx 1", "= "),

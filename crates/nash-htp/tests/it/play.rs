@@ -4,7 +4,8 @@
 use std::time::Duration;
 
 use nash_board::{AnyPosition, BitSet, Move, MoveList};
-use nash_htp::{decide, DecidedBy, Engine, MoveSettings};
+use nash_htp::Engine;
+use nash_play::{decide, DecidedBy, MoveSettings};
 use nash_play::{Choice, MoveBudget, Player};
 use nash_search::SolverConfig;
 
@@ -46,7 +47,7 @@ fn param_player_lists_and_sets_its_settings() {
 #[test]
 fn bad_player_values_are_refused_by_name_and_change_nothing() {
     // Players come and go in nash-play; the list must name each of them, and vc-greedy.
-    let names: Vec<&str> = nash_htp::player::players().iter().map(|p| p.name).collect();
+    let names: Vec<&str> = nash_play::players().iter().map(|p| p.name).collect();
     assert!(names.contains(&"random") && names.contains(&"vc-greedy"));
     let players = names.join(", ");
     check_session(&[
@@ -80,7 +81,7 @@ fn bad_player_values_are_refused_by_name_and_change_nothing() {
         ("param_player", DEFAULT_LISTING),
     ]
     .map(|(c, a)| {
-        let a = a.replace("{max}", &nash_htp::limits::max_tt_mib().to_string());
+        let a = a.replace("{max}", &nash_play::limits::max_tt_mib().to_string());
         (c, a.replace("{players}", &players))
     })
     .iter()

@@ -1,7 +1,7 @@
 //! The negamax alpha-beta search of one board type: iterative deepening, a transposition
 //! table, killer and history move ordering, the N-best move filter and the knowledge
-//! pipeline's verdicts, with van Rijswijck's threat patterns carried along every proven value
-//! (2002 Appendix B Table 2).
+//! pipeline's verdicts, with the threat patterns of van Rijswijck 2002 (Appendix B Table 2)
+//! carried along every proven value.
 //!
 //! Values are for the side to move. A proven value lies beyond [`PROVEN`]: a win at ply `p`
 //! below the root is worth `WIN - p` (less the carrier's size when knowledge decided it, so a
@@ -329,7 +329,8 @@ impl<B: BitSet> Searcher<B> {
             let v = self.eval.value(pos).clamp(1.0 - PROVEN, PROVEN - 1.0);
             (v, B::EMPTY)
         } else {
-            self.children(pos, depth, ply, alpha, beta, moves, support, tt_move)
+            let node = Candidates { moves, support, tt_move };
+            self.children(pos, depth, ply, alpha, beta, node)
         };
         let (mut value, mut carrier) = r;
         if let Some(c) = root_loss.filter(|_| value > -PROVEN) {
@@ -423,7 +424,8 @@ impl<B: BitSet> Searcher<B> {
         admitted
     }
 
-    #[allow(clippy::too_many_arguments)]
+    /// Searches the children of a node among `node.moves`, best first, in the window
+    /// `alpha..beta`: the value and, for a proven loss, the carrier that proves it.
     fn children(
         &mut self,
         pos: &mut Position<B>,
@@ -431,10 +433,9 @@ impl<B: BitSet> Searcher<B> {
         ply: usize,
         mut alpha: f64,
         beta: f64,
-        moves: B,
-        support: B,
-        tt_move: Option<Cell>,
+        node: Candidates<B>,
     ) -> (f64, B) {
+        let Candidates { moves, support, tt_move } = node;
         let admitted = self.order(pos, ply, moves, tt_move);
         let list = std::mem::take(&mut self.plies[ply].list);
         let mut best = f64::NEG_INFINITY;
@@ -448,7 +449,8 @@ impl<B: BitSet> Searcher<B> {
                 break;
             }
             if self.cfg.patterns && !allowed.contains(m) {
-                // Outside the threat pattern of a refuted move: it loses too (2002 s.2.3).
+                // Outside the threat pattern of a refuted move: it loses too (van Rijswijck
+                // 2002 s.2.3).
                 continue;
             }
             pos.play_unchecked(m);
@@ -508,6 +510,17 @@ impl<B: BitSet> Searcher<B> {
         }
         self.history[B::bit_of(m)] += f64::from(depth * depth);
     }
+}
+
+/// The moves a node searches and what it knows of them before searching.
+#[derive(Clone, Copy, Debug)]
+struct Candidates<B> {
+    /// The moves to search.
+    moves: B,
+    /// The cells the node's knowledge (fill-in, connections) used: part of any loss carrier.
+    support: B,
+    /// The table's best move, searched first.
+    tt_move: Option<Cell>,
 }
 
 /// `moves` nearest the centre first, board order breaking ties (the fallback order without

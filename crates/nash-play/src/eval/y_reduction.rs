@@ -26,14 +26,14 @@
 //! adding its share to its three cells. A stone of the mover changes the cell's value by one in
 //! the mover's direction, so the score of a move is the value plus the derivative: the first-
 //! order estimate of the value after it. Derivatives are never negative (`|q|, |r| <= 1`), so the
-//! same cells are urgent for both players, as in the seed.
+//! same cells are urgent for both players, as in van Rijswijck 2002.
 //!
 //! The reduction amplifies: a small common bias `b` of three cells comes out as about `3b/2`,
 //! so over the `c + r - 2` levels of a Hex board a single stone moves the value close to ±1 from
 //! about 7x7 on (one black stone in the centre of 7x7 gives more than 0.999 for Black). The
 //! values then differ in their last digits only; this is the "quick-and-dirty" estimate the
-//! seed calls it (s.4.4), and in our depth-1 games on 7x7 it lost to the shortest-path greedy
-//! player 43 games of 50.
+//! paper calls it (van Rijswijck 2002 s.4.4), and in our depth-1 games on 7x7 it lost to the
+//! shortest-path greedy player 43 games of 50.
 //!
 //! Both pyramids are kept whole (`n (n + 1) (n + 2) / 6` values each, 1771 on 11x11); the
 //! incremental update s.4.4 suggests is not done.

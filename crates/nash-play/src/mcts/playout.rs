@@ -9,6 +9,14 @@ use crate::patterns::{self, Matcher, Weights};
 
 /// The random number generator of the playouts: a xorshift64* (Vigna 2016), small, fast and
 /// reproducible from its seed.
+///
+/// A generator of its own rather than `rand`'s `SmallRng`: every playout draws one number a
+/// cell, so this is the hottest call of the Monte Carlo players, and one multiply and three
+/// shifts on a single word is what it should cost; and `SmallRng` is documented as free to
+/// change its algorithm between `rand` versions, which would change every seeded player's
+/// moves (the players' determinism given `seed` is part of their contract, and the games in
+/// docs/players.md are replayed from it). Replacing it would change the moves of every seeded
+/// game played so far.
 #[derive(Clone, Debug)]
 pub(crate) struct Rng(u64);
 
@@ -177,9 +185,7 @@ impl<B: BitSet> Playouts<B> {
                     .find(|&y| (geom.own_neighbours_of_bit(mover, y) & around).len() >= 2)
             });
             let answer = match (answer, &self.patterns, last) {
-                (None, Some((m, w)), Some(x)) => {
-                    local_reply(m, w, geom, stones, mover, x, free, rng)
-                }
+                (None, Some(pat), Some(x)) => local_reply(pat, geom, stones, mover, x, free, rng),
                 (None, None, Some(x)) if !self.replies.is_empty() => {
                     let r = usize::from(self.replies[reply_slot::<B>(mover, x)]);
                     (r > 0 && free.has_bit(r - 1)).then(|| r - 1)
@@ -229,12 +235,10 @@ fn reply_slot<B: BitSet>(mover: Color, prev: usize) -> usize {
 
 /// A move near the last one, `x`, for `mover` (the pattern playouts): each empty neighbour of
 /// `x` weighs the strength of its inner ring, every other empty cell 1; `None` when the draw
-/// falls outside the neighbours.
-#[allow(clippy::too_many_arguments)]
+/// falls outside the neighbours. `pat` is the pattern playouts' matcher and weights.
 #[inline]
 fn local_reply<B: BitSet>(
-    m: &Matcher<B>,
-    w: &Weights,
+    pat: &(Matcher<B>, &'static Weights),
     geom: &Geometry<B>,
     stones: [B; 2],
     mover: Color,
@@ -242,6 +246,7 @@ fn local_reply<B: BitSet>(
     free: B,
     rng: &mut Rng,
 ) -> Option<usize> {
+    let (m, w) = (&pat.0, pat.1);
     let (mine, theirs) = (stones[mover.index()], stones[(!mover).index()]);
     let mut near = [(0usize, 0f32); 6];
     let mut k = 0;

@@ -173,7 +173,7 @@ fn every_kind_round_trips_through_its_name() {
         assert_eq!(kind.name().parse::<EvalKind>(), Ok(kind));
         assert_eq!(Evaluator::<Bitboard>::new(kind).kind(), kind);
     }
-    let err = "flow".parse::<EvalKind>().unwrap_err();
+    let err = "flow".parse::<EvalKind>().unwrap_err().to_string();
     assert!(err.contains("'flow'") && err.contains("y-reduction"), "{err}");
 }
 

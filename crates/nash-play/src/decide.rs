@@ -6,18 +6,17 @@
 //! [`solve_time`]) comes first, and a proven win is played at once; a proven loss on the
 //! second move is turned by swapping when swap is allowed. Everything else, and whatever time
 //! the solver did not use, is the player's. HTP's `genmove`, `nash genmove` and `nash play` all
-//! move through [`decide`]; `RUST_LOG=nash_htp=debug` logs where each move's time went.
+//! move through [`decide`]; `RUST_LOG=nash_play=debug` logs where each move's time went.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{mpsc, Arc};
 use std::time::{Duration, Instant};
 
 use nash_board::{with_position, AnyPosition, BitSet, Cell, Color, Move, Position};
-use nash_play::eval::shortest;
-use nash_play::{Choice, MoveBudget, Player};
-use nash_search::{Outcome, SolverConfig};
+use nash_search::{solve, Outcome, SolverConfig};
 
-use crate::analysis::solve_within;
+use crate::eval::shortest;
+use crate::player::{Choice, MoveBudget, Player};
 
 /// The longest `genmove` lets the solver look for a proven win before the player moves.
 pub const GENMOVE_SOLVE_TIME: Duration = Duration::from_secs(1);
@@ -98,7 +97,7 @@ pub fn decide(
     solver: &SolverConfig,
 ) -> Decision {
     let start = Instant::now();
-    if with_position!(pos, p => p.winner()).is_some() {
+    if pos.winner().is_some() {
         return Decision {
             mv: Move::Resign,
             by: DecidedBy::GameOver,
@@ -110,7 +109,7 @@ pub fn decide(
     }
     let swap_ok = settings.allow_swap && swap_legal(pos);
     let mut proven = None;
-    let empty = with_position!(pos, p => p.empty_cells().len());
+    let empty = pos.empty_count();
     let small = pos.cols() * pos.rows() <= SOLVE_MAX_CELLS;
     let solve_time = if small {
         solve_time(settings.solve_time, budget.time, empty, swap_ok)
@@ -158,7 +157,7 @@ pub fn decide(
     let mv = match choice.mv {
         Move::SwapSides | Move::SwapPieces if swap_ok => Move::SwapPieces,
         Move::Resign => Move::Resign,
-        Move::Cell(c) if with_position!(pos, p => p.empty_cells().contains(c)) => Move::Cell(c),
+        Move::Cell(c) if pos.is_empty_cell(c) => Move::Cell(c),
         _ => with_position!(pos, p => fallback(p)),
     };
     let d = Decision {
@@ -188,10 +187,10 @@ pub fn solve_time(cap: Duration, time: Option<Duration>, empty: usize, swap: boo
     }
 }
 
-/// One line per move for `RUST_LOG=nash_htp=debug`: where the move's time went.
+/// One line per move for `RUST_LOG=nash_play=debug`: where the move's time went.
 fn trace(d: &Decision, empty: usize, solve_budget: Duration) {
     tracing::debug!(
-        target: "nash_htp::genmove",
+        target: "nash_play::decide",
         empty,
         by = d.by.name(),
         proven = d.proven.map(|c| c.to_string()),
@@ -245,6 +244,41 @@ fn solved_move<B: BitSet>(
         (Outcome::Loss { .. }, nodes) => Some((!me, None, nodes)),
         _ => None,
     }
+}
+
+/// Solves on a worker thread and gives up once the time budget (plus a grace of a quarter of
+/// it) has passed or `cfg`'s own cancel flag is raised, raising the solver's cancel flag so
+/// that it stops at its next check. A position whose single node takes long to evaluate thus
+/// cannot hold a move up. The outcome comes with the nodes the solve took.
+fn solve_within<B: BitSet>(pos: &Position<B>, cfg: &SolverConfig) -> Option<(Outcome<B>, u64)> {
+    let limit = cfg.budget.time.unwrap_or(Duration::from_secs(1));
+    let cancel = Arc::new(AtomicBool::new(false));
+    // The caller's cancel flag (an interrupt) stops the wait too.
+    let outer = cfg.budget.cancel.clone();
+    let mut cfg = cfg.clone();
+    cfg.budget.cancel = Some(Arc::clone(&cancel));
+    let (tx, rx) = mpsc::channel();
+    let p = pos.clone();
+    std::thread::spawn(move || {
+        let r = solve(&p, &cfg);
+        let _ = tx.send((r.outcome, r.stats.nodes));
+    });
+    let end = Instant::now() + limit + limit / 4;
+    let step = Duration::from_millis(20);
+    let answer = loop {
+        let left = end.saturating_duration_since(Instant::now());
+        match rx.recv_timeout(left.min(step)) {
+            Ok(a) => break Some(a),
+            Err(mpsc::RecvTimeoutError::Disconnected) => break None,
+            Err(mpsc::RecvTimeoutError::Timeout) => {
+                if left.is_zero() || outer.as_ref().is_some_and(|f| f.load(Ordering::Relaxed)) {
+                    break None;
+                }
+            }
+        }
+    };
+    cancel.store(true, Ordering::Relaxed);
+    answer
 }
 
 /// The shortest-path choice, for a player whose move cannot be played.
