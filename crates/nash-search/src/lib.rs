@@ -50,15 +50,16 @@ mod analyser;
 mod batch;
 mod bestfirst;
 mod budget;
-mod certify;
 mod config;
 mod connect;
+mod context;
 mod decompose;
 mod dfpn;
 mod entry;
 mod ews;
 mod knowledge;
 mod memory;
+mod movebit;
 mod negamax;
 mod outcome;
 mod pattern;
@@ -68,15 +69,12 @@ mod progress;
 mod pv;
 mod table;
 mod templates;
+mod warm;
 mod winning;
 
 pub use analyser::{Analyser, Analysis, Verdict};
 pub use batch::{solve_many, solve_many_each};
-pub use certify::{
-    certificate, certificate_resumable, certificate_to, CertifyConfig, CertifyError, Partial,
-    Streamed, DEFAULT_SEARCH,
-};
-pub use config::{Budget, Knowledge, MoveOrdering, Parallel, SolverConfig, SolverKind};
+pub use config::{Budget, Knowledge, MoveOrdering, NameError, Parallel, SolverConfig, SolverKind};
 pub use entry::solve;
 pub use outcome::WinningMoves;
 pub use outcome::{Outcome, SolveResult, Stats, StopReason};
@@ -86,6 +84,7 @@ pub use pv::principal_variation;
 pub use templates::{
     edge_template_holds, found_by_rules, minimal_templates, template_solver, TemplateError,
 };
+pub use warm::{in_own_table, OnBoard, SharedTable, Worker};
 pub use winning::winning_moves;
 
-pub(crate) use entry::{convert, decided, narrowed};
+pub(crate) use context::{convert, decided, narrowed};
