@@ -8,6 +8,9 @@
 //! (the line both players play from a solved position) and [`SolverTable`] (the same, with a
 //! transposition table kept between calls). A [`SolverConfig`] chooses the solver, its budget,
 //! its memory limit, its threads and an optional [`Progress`] that another thread can read.
+//! Clients that solve many related positions (proof certificates, in nash-certify) use
+//! [`Worker`]s bound to a [`SharedTable`], whose knowledge caches stay warm from one solve to
+//! the next. The solvers do no file I/O.
 //!
 //! From start to finish: build a position, solve it, read the [`Outcome`].
 //!
