@@ -24,10 +24,10 @@ use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context};
 use nash_board::{BitSet, Bitboard, Cell, Color, Position, Symmetry};
-use nash_search::{
-    certificate_resumable, certificate_to, CertifyConfig, CertifyError, Partial, SolverConfig,
-    DEFAULT_SEARCH,
+use nash_certify::{
+    certificate_resumable, certificate_to, CertifyConfig, CertifyError, Partial, DEFAULT_SEARCH,
 };
+use nash_search::SolverConfig;
 use serde::{Deserialize, Serialize};
 
 use crate::regress::{openings, solved, Case};

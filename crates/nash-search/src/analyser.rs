@@ -105,6 +105,6 @@ impl<B: BitSet> Analysis<B> {
 
     /// Whether the analysis placed stones on the position.
     pub fn filled(&self) -> bool {
-        self.node.fills > 0
+        self.node.fills() > 0
     }
 }

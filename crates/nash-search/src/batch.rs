@@ -13,7 +13,8 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use nash_board::{BitSet, Position};
 
 use crate::config::SolverConfig;
-use crate::entry::{solve_in, Setup};
+use crate::context::Setup;
+use crate::entry::solve_in;
 use crate::outcome::{SolveResult, Stats};
 use crate::progress;
 
@@ -62,7 +63,7 @@ fn many<B: BitSet>(
     }
     if positions.iter().any(|p| !std::ptr::eq(p.geometry(), first.geometry())) {
         // Boards of several sizes: a table per solve.
-        let one = crate::entry::one_thread(cfg);
+        let one = crate::context::one_thread(cfg);
         return side_by_side(positions.len(), cfg.threads, |i| {
             counted(i, crate::entry::solve_alone(&positions[i], &one))
         });

@@ -9,17 +9,32 @@
 //! carrier; a node whose children are all won is lost, with the union of their carriers plus
 //! the knowledge support. The policy owns the numbers of open nodes and the choice of child.
 
+use std::num::NonZeroU32;
+
 use nash_board::{BitSet, Cell, Color, Position};
 
 use crate::budget::Limits;
 use crate::connect;
-use crate::entry::Ctx;
+use crate::context::Ctx;
 use crate::knowledge::{Pipeline, Verdict};
 use crate::memory;
+use crate::movebit::{self, MoveBit};
 use crate::outcome::{Outcome, SolveResult, Stats, StopReason};
 
-/// No node (the root's parent, a leaf's first child).
-pub(crate) const NONE: u32 = u32::MAX;
+/// A node's index in the arena, stored plus one so that "no node" (the root's parent) is
+/// `None` of an `Option<NodeId>` in four bytes.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+struct NodeId(NonZeroU32);
+
+impl NodeId {
+    fn new(index: usize) -> NodeId {
+        NodeId(NonZeroU32::MIN.saturating_add(index as u32))
+    }
+
+    fn index(self) -> usize {
+        (self.0.get() - 1) as usize
+    }
+}
 
 /// What is known of a node, for its player to move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -33,13 +48,14 @@ pub(crate) enum Value {
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Node<B, D> {
     pub(crate) value: Value,
-    /// The children are `first..first + count` in the arena.
+    /// The children are `first..first + count` in the arena (none for a leaf, `count` 0).
     pub(crate) first: u32,
     pub(crate) count: u32,
-    parent: u32,
-    /// The move that led here, and for a won node the winning move (bit indices).
-    pub(crate) mv: u16,
-    best: u16,
+    /// The parent's index (none for the root).
+    parent: Option<NodeId>,
+    /// The move that led here (none for the root), and for a won node the winning move.
+    pub(crate) mv: Option<MoveBit>,
+    best: Option<MoveBit>,
     carrier: B,
     support: B,
     fill: [B; 2],
@@ -48,14 +64,14 @@ pub(crate) struct Node<B, D> {
 }
 
 impl<B: BitSet, D> Node<B, D> {
-    fn leaf(parent: u32, mv: u16, data: D) -> Node<B, D> {
+    fn leaf(parent: Option<NodeId>, mv: Option<MoveBit>, data: D) -> Node<B, D> {
         Node {
             value: Value::Open,
-            first: NONE,
+            first: 0,
             count: 0,
             parent,
             mv,
-            best: u16::MAX,
+            best: None,
             carrier: B::EMPTY,
             support: B::EMPTY,
             fill: [B::EMPTY; 2],
@@ -121,12 +137,13 @@ pub(crate) fn solve<B: BitSet, P: Policy<B>>(
     let (cfg, plan) = (ctx.cfg, ctx.plan);
     let mut limits = Limits::new(cfg);
     let mut stats = Stats::default();
-    let mut pipe = Pipeline::with_plan(&cfg.knowledge, pos.geometry(), plan);
+    let pipe = Pipeline::with_plan(&cfg.knowledge, pos.geometry(), plan);
     let cap = (plan.table_bytes / std::mem::size_of::<Node<B, P::Data>>()).max(16);
     let mut tree: Vec<Node<B, P::Data>> = Vec::with_capacity(cap.min(1 << 16));
-    tree.push(Node::leaf(NONE, u16::MAX, policy.leaf()));
+    tree.push(Node::leaf(None, None, policy.leaf()));
     let mut p = pos.clone();
-    let mut order = Vec::with_capacity(pos.geometry().cells().len());
+    let order = Vec::with_capacity(pos.geometry().cells().len());
+    let mut tools = Tools { pipe, order, policy };
     let mut stop = None;
     while tree[0].value == Value::Open {
         stats.nodes += 1;
@@ -147,8 +164,10 @@ pub(crate) fn solve<B: BitSet, P: Policy<B>>(
                 }
             }
             let best = P::select(&tree, at);
-            p.play_unchecked(B::cell_of(tree[best].mv as usize));
-            undo += 1;
+            if let Some(mv) = tree[best].mv {
+                p.play_unchecked(mv.cell::<B>());
+                undo += 1;
+            }
             depth += 1;
             at = best;
         }
@@ -165,15 +184,15 @@ pub(crate) fn solve<B: BitSet, P: Policy<B>>(
             }
             break;
         }
-        expand(&mut tree, at, depth, &mut p, &mut pipe, &mut order, &mut stats, policy);
+        expand(&mut tree, at, depth, &mut p, &mut tools, &mut stats);
         for _ in 0..undo {
             p.undo();
         }
         // Back up values, carriers and numbers to the root.
         let mut up = tree[at].parent;
-        while up != NONE {
-            let u = up as usize;
-            policy.passed(&mut tree[u].data);
+        while let Some(id) = up {
+            let u = id.index();
+            tools.policy.passed(&mut tree[u].data);
             update::<B, P>(&mut tree, u);
             up = tree[u].parent;
         }
@@ -182,7 +201,7 @@ pub(crate) fn solve<B: BitSet, P: Policy<B>>(
     let root = tree[0];
     let outcome = match root.value {
         Value::Win => {
-            let mv = (root.best != u16::MAX).then(|| B::cell_of(root.best as usize));
+            let mv = movebit::cell::<B>(root.best);
             Outcome::Win { winning_move: mv, carrier: root.carrier }
         }
         Value::Loss => Outcome::Loss { carrier: root.carrier },
@@ -191,18 +210,25 @@ pub(crate) fn solve<B: BitSet, P: Policy<B>>(
     SolveResult { outcome, stats }
 }
 
-/// Expands the leaf `at`: knowledge decides it, or its children are added in the move order.
-#[allow(clippy::too_many_arguments)]
+/// What an expansion works with besides the tree, the position and the counters: the
+/// knowledge pipeline, the move-order buffer and the search's policy.
+struct Tools<'p, B: BitSet, P> {
+    pipe: Pipeline<B>,
+    order: Vec<Cell>,
+    policy: &'p mut P,
+}
+
+/// Expands the leaf `at`, `depth` moves below the root in `p`: knowledge decides it, or its
+/// children are added in the move order.
 fn expand<B: BitSet, P: Policy<B>>(
     tree: &mut Vec<Node<B, P::Data>>,
     at: usize,
     depth: usize,
     p: &mut Position<B>,
-    pipe: &mut Pipeline<B>,
-    order: &mut Vec<Cell>,
+    tools: &mut Tools<'_, B, P>,
     stats: &mut Stats,
-    policy: &mut P,
 ) {
+    let Tools { pipe, order, policy } = tools;
     let me = p.to_move();
     policy.start();
     let node = pipe.analyse(p, depth, stats);
@@ -210,7 +236,7 @@ fn expand<B: BitSet, P: Policy<B>>(
     match node.verdict {
         Verdict::Win { mv, carrier } => {
             let n = &mut tree[at];
-            n.best = mv.map_or(u16::MAX, |c| B::bit_of(c) as u16);
+            n.best = movebit::of::<B>(mv);
             prove::<B, P>(n, Value::Win, carrier | node.filled[0] | node.filled[1]);
         }
         Verdict::Loss { carrier } => {
@@ -222,7 +248,8 @@ fn expand<B: BitSet, P: Policy<B>>(
             pipe.order(p, node.moves, order);
             let count = order.len();
             for (rank, &m) in order.iter().enumerate() {
-                let mut child = Node::leaf(at as u32, B::bit_of(m) as u16, policy.leaf());
+                let mv = Some(MoveBit::of::<B>(m));
+                let mut child = Node::leaf(Some(NodeId::new(at)), mv, policy.leaf());
                 let decided = wins.contains(m);
                 policy.child(p, m, rank, count, decided, &mut child.data);
                 if decided {
@@ -241,7 +268,7 @@ fn expand<B: BitSet, P: Policy<B>>(
             update::<B, P>(tree, at);
         }
     }
-    for _ in 0..node.fills {
+    for _ in 0..node.fills() {
         p.undo();
     }
 }
@@ -264,10 +291,10 @@ fn update<B: BitSet, P: Policy<B>>(tree: &mut [Node<B, P::Data>], at: usize) {
     let mut all_won = true;
     for i in n.children() {
         let c = &tree[i];
-        if c.value == Value::Loss {
-            let (best, carrier) = (c.mv, c.carrier.with(B::cell_of(c.mv as usize)));
+        if let (Value::Loss, Some(mv)) = (c.value, c.mv) {
+            let carrier = c.carrier.with(mv.cell::<B>());
             let n = &mut tree[at];
-            n.best = best;
+            n.best = Some(mv);
             prove::<B, P>(n, Value::Win, carrier | fill);
             return;
         }

@@ -53,16 +53,62 @@ impl SolverKind {
     }
 }
 
-impl std::str::FromStr for SolverKind {
-    type Err = String;
-
-    /// Parses a solver name (see [`SolverKind::name`]).
-    fn from_str(s: &str) -> Result<SolverKind, String> {
-        SolverKind::ALL.into_iter().find(|k| k.name() == s).ok_or_else(|| {
-            format!("unknown solver {s:?}: expected dfpn, ews, pns, negamax, pattern or cus")
-        })
+impl std::fmt::Display for SolverKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
     }
 }
+
+impl std::str::FromStr for SolverKind {
+    type Err = NameError;
+
+    /// Parses a solver name (see [`SolverKind::name`]).
+    fn from_str(s: &str) -> Result<SolverKind, NameError> {
+        SolverKind::ALL
+            .into_iter()
+            .find(|k| k.name() == s)
+            .ok_or_else(|| NameError::Solver(s.to_string()))
+    }
+}
+
+/// A name that is not a solver's ([`SolverKind`]) or a parallel mode's ([`Parallel`]); the
+/// message lists the names there are.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum NameError {
+    /// Not a solver's name.
+    Solver(String),
+    /// Not a parallel mode's name.
+    Parallel(String),
+}
+
+impl std::fmt::Display for NameError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // "a, b or c".
+        fn list(f: &mut std::fmt::Formatter<'_>, names: &[&str]) -> std::fmt::Result {
+            for (i, name) in names.iter().enumerate() {
+                let sep = match i {
+                    0 => "",
+                    i if i + 1 == names.len() => " or ",
+                    _ => ", ",
+                };
+                write!(f, "{sep}{name}")?;
+            }
+            Ok(())
+        }
+        match self {
+            NameError::Solver(s) => {
+                write!(f, "unknown solver {s:?}: expected ")?;
+                list(f, &SolverKind::ALL.map(SolverKind::name))
+            }
+            NameError::Parallel(s) => {
+                write!(f, "unknown parallel mode {s:?}: expected ")?;
+                list(f, &Parallel::ALL.map(Parallel::name))
+            }
+        }
+    }
+}
+
+impl std::error::Error for NameError {}
 
 /// How parallel df-pn divides its work among the worker threads.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
@@ -95,15 +141,21 @@ impl Parallel {
     }
 }
 
+impl std::fmt::Display for Parallel {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
 impl std::str::FromStr for Parallel {
-    type Err = String;
+    type Err = NameError;
 
     /// Parses a mode name (see [`Parallel::name`]).
-    fn from_str(s: &str) -> Result<Parallel, String> {
+    fn from_str(s: &str) -> Result<Parallel, NameError> {
         Parallel::ALL
             .into_iter()
             .find(|p| p.name() == s)
-            .ok_or_else(|| format!("unknown parallel mode {s:?}: expected auto, jobs or tree"))
+            .ok_or_else(|| NameError::Parallel(s.to_string()))
     }
 }
 
@@ -181,7 +233,7 @@ impl Default for Knowledge {
 }
 
 impl Knowledge {
-    /// No knowledge at all: plain search over every empty cell, as the seeds' baselines.
+    /// No knowledge at all: plain search over every empty cell, as the papers' baselines.
     pub fn none() -> Knowledge {
         Knowledge {
             threats: false,

@@ -1,10 +1,10 @@
 //! Decompositions by a virtual connection (Hayward et al. 2003 "Solving 7x7 Hex: virtual
-//! connections and game-state reduction"; 002 §4.3): two groups of one player, both touching
-//! two of the opponent's groups, joined by a full connection whose carrier lies in the region
-//! the two groups close off from the player's other edges. That region serves only to join the
-//! two groups, which the connection does whatever the opponent plays, so the carrier can be
-//! filled with the player's stones like a captured set: the value stays, for either player to
-//! move.
+//! connections and game-state reduction"; Chen 2025 s.4.3): two groups of one player, both
+//! touching two of the opponent's groups, joined by a full connection whose carrier lies in the
+//! region the two groups close off from the player's other edges. That region serves only to
+//! join the two groups, which the connection does whatever the opponent plays, so the carrier
+//! can be filled with the player's stones like a captured set: the value stays, for either
+//! player to move.
 //!
 //! The region of groups `g1`, `g2` of player P: the empty cells that P cannot reach from an
 //! edge of P's other than `g1` and `g2` through empty cells and P's stones without passing a

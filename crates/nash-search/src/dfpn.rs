@@ -26,11 +26,12 @@ use nash_board::{BitSet, Cell, Color, Move, Position, Symmetry};
 use crate::budget::Limits;
 use crate::config::{Parallel, SolverConfig};
 use crate::connect;
-use crate::entry::Ctx;
+use crate::context::Ctx;
 use crate::knowledge::{self, Pipeline};
 use crate::memory;
+use crate::movebit::{self, MoveBit};
 use crate::outcome::{Outcome, SolveResult, Stats, StopReason};
-use crate::table::{Entry, Table, INF, NO_MOVE};
+use crate::table::{Entry, Table, INF};
 
 /// The ε of the 1+ε trick: a child keeps the search until its disproof number exceeds the
 /// second-best sibling's by this factor, which saves most re-expansions.
@@ -76,24 +77,24 @@ const LOOK_DEPTH: usize = 1;
 #[derive(Debug)]
 struct Replies {
     /// `[colour][bit of the opponent's last move]`: the mover's last winning reply to it.
-    counter: Vec<u16>,
+    counter: Vec<Option<MoveBit>>,
     /// The same slots: the winning reply before the last, when it differs.
-    counter2: Vec<u16>,
+    counter2: Vec<Option<MoveBit>>,
     /// By depth: the last winning move at that depth.
-    killer: Vec<u16>,
+    killer: Vec<Option<MoveBit>>,
     /// By depth: the move searched from the node at that depth (so a node knows the move that
     /// led to it).
-    path: Vec<u16>,
+    path: Vec<Option<MoveBit>>,
     bits: usize,
 }
 
 impl Replies {
     fn new(bits: usize, depths: usize) -> Replies {
         Replies {
-            counter: vec![NO_MOVE; 2 * bits],
-            counter2: vec![NO_MOVE; 2 * bits],
-            killer: vec![NO_MOVE; depths],
-            path: vec![NO_MOVE; depths],
+            counter: vec![None; 2 * bits],
+            counter2: vec![None; 2 * bits],
+            killer: vec![None; depths],
+            path: vec![None; depths],
             bits,
         }
     }
@@ -102,14 +103,12 @@ impl Replies {
     /// the earliest), where they are among the moves; returns the node's counter-move slot,
     /// for [`Replies::won`].
     fn promote<B: BitSet>(&self, depth: usize, me: Color, order: &mut [Cell]) -> Option<usize> {
-        let last = depth.checked_sub(1).map(|d| self.path[d]).filter(|&b| b != NO_MOVE);
-        let slot = last.map(|b| me as usize * self.bits + usize::from(b));
+        let last = depth.checked_sub(1).and_then(|d| self.path[d]);
+        let slot = last.map(|b| me as usize * self.bits + b.bit());
         // Puts `bit` at `at` (unless it is already before it) and moves `at` past it.
-        let place = |order: &mut [Cell], bit: u16, at: &mut usize| {
-            if bit == NO_MOVE {
-                return;
-            }
-            if let Some(i) = order.iter().position(|&c| B::bit_of(c) == usize::from(bit)) {
+        let place = |order: &mut [Cell], bit: Option<MoveBit>, at: &mut usize| {
+            let Some(bit) = bit else { return };
+            if let Some(i) = order.iter().position(|&c| B::bit_of(c) == bit.bit()) {
                 if i >= *at {
                     order[*at..=i].rotate_right(1);
                     *at += 1;
@@ -127,7 +126,8 @@ impl Replies {
     }
 
     /// The node at `depth` (counter-move slot `slot`) is won by the move `bit`.
-    fn won(&mut self, depth: usize, slot: Option<usize>, bit: u16) {
+    fn won(&mut self, depth: usize, slot: Option<usize>, bit: MoveBit) {
+        let bit = Some(bit);
         self.killer[depth] = bit;
         if let Some(s) = slot {
             if self.counter[s] != bit {
@@ -140,7 +140,7 @@ impl Replies {
 
 #[derive(Clone, Copy, Debug)]
 struct Child {
-    bit: u16,
+    bit: MoveBit,
     pn: u32,
     dn: u32,
 }
@@ -152,7 +152,7 @@ struct Res<B> {
     dn: u32,
     /// The proof's carrier when solved.
     carrier: B,
-    best: u16,
+    best: Option<MoveBit>,
 }
 
 /// One df-pn worker: its own position, knowledge and buffers, a shared table.
@@ -201,16 +201,22 @@ pub(crate) fn solve<B: BitSet>(pos: &Position<B>, ctx: &Ctx<'_, B>) -> SolveResu
 }
 
 /// One df-pn worker that solves one position after another in the same table, its knowledge
-/// caches kept warm between them (the re-solves of [`crate::principal_variation`], where a
-/// fresh worker per position spent more on its caches than on its search).
+/// caches kept warm between them (behind [`crate::Worker`]: a fresh worker per position
+/// spent more on its caches than on its search).
 pub(crate) struct Resolver<'t, B: BitSet> {
     w: Dfpn<'t, B>,
 }
 
 impl<'t, B: BitSet> Resolver<'t, B> {
-    /// A worker for positions of `pos`'s board, with the plan and table of `ctx`.
-    pub(crate) fn new(pos: &Position<B>, ctx: &Ctx<'t, B>) -> Resolver<'t, B> {
-        Resolver { w: Dfpn::new(pos, ctx.cfg, ctx.table, ctx.plan) }
+    /// A worker for positions of `pos`'s board with the knowledge of `cfg`, its caches sized
+    /// by `plan`, in `table`.
+    pub(crate) fn new(
+        pos: &Position<B>,
+        cfg: &SolverConfig,
+        plan: &memory::Plan,
+        table: &'t Table<B>,
+    ) -> Resolver<'t, B> {
+        Resolver { w: Dfpn::new(pos, cfg, table, plan) }
     }
 
     /// Solves `pos` (nobody has won yet) on one thread within `cfg`'s budget, from now.
@@ -268,7 +274,7 @@ impl<'t, B: BitSet> Dfpn<'t, B> {
         let r = self.mid(0, INF, INF);
         self.bounds = (r.pn, r.dn);
         if r.pn == 0 {
-            let mv = (r.best != NO_MOVE).then(|| B::cell_of(r.best as usize));
+            let mv = movebit::cell::<B>(r.best);
             Outcome::Win { winning_move: mv, carrier: r.carrier }
         } else if r.dn == 0 {
             Outcome::Loss { carrier: r.carrier }
@@ -328,7 +334,7 @@ impl<'t, B: BitSet> Dfpn<'t, B> {
         let key = self.key;
         let tkey = self.table_key();
         if self.limits.exceeded(self.stats.nodes) {
-            return Res { pn: 1, dn: 1, carrier: B::EMPTY, best: NO_MOVE };
+            return Res { pn: 1, dn: 1, carrier: B::EMPTY, best: None };
         }
         if let Some(p) = self.limits.line_due() {
             // Once a batch of nodes, and only for a progress that asks: the moves played on the
@@ -342,9 +348,9 @@ impl<'t, B: BitSet> Dfpn<'t, B> {
         let node = self.pipe.analyse(&mut self.pos, depth, &mut self.stats);
         let res = match node.decided(me) {
             Some((true, carrier, mv)) => {
-                Res { pn: 0, dn: INF, carrier, best: mv.map_or(NO_MOVE, |c| B::bit_of(c) as u16) }
+                Res { pn: 0, dn: INF, carrier, best: movebit::of::<B>(mv) }
             }
-            Some((false, carrier, _)) => Res { pn: INF, dn: 0, carrier, best: NO_MOVE },
+            Some((false, carrier, _)) => Res { pn: INF, dn: 0, carrier, best: None },
             None => {
                 self.key ^= node.fill_key(self.pos.geometry());
                 self.stats.expanded += 1;
@@ -379,12 +385,11 @@ impl<'t, B: BitSet> Dfpn<'t, B> {
         self.pos.undo();
         let e = match node.decided(them) {
             Some((they_win, carrier, mv)) => {
-                let best = mv.map_or(NO_MOVE, |c| B::bit_of(c) as u16);
-                Entry::solved(ck.0, they_win, best, carrier, 1)
+                Entry::solved(ck.0, they_win, movebit::of::<B>(mv), carrier, 1)
             }
             None => {
                 let dn = look_dn(node.moves.len(), rank);
-                Entry { key: ck.0, pn: 1, dn, work: 1, best: NO_MOVE, carrier: B::EMPTY }
+                Entry { key: ck.0, pn: 1, dn, work: 1, best: None, carrier: B::EMPTY }
             }
         };
         self.put(e, ck);
@@ -417,7 +422,24 @@ impl<'t, B: BitSet> Dfpn<'t, B> {
         {
             return None;
         }
-        Some(Res { pn, dn, carrier: B::EMPTY, best: NO_MOVE })
+        Some(Res { pn, dn, carrier: B::EMPTY, best: None })
+    }
+
+    /// The disproof number of the child `c` of the node at `depth` (`me` to move, proof
+    /// threshold `thpn`) as this worker sees it: scaled up while other workers search it.
+    #[inline]
+    fn seen_dn(&self, depth: usize, me: Color, c: &Child, thpn: u32) -> u32 {
+        match self.busy {
+            // At the root every worker follows df-pn's choice (see `solve_parallel`).
+            None => c.dn,
+            Some(_) if depth == 0 => c.dn,
+            Some(b) => {
+                let ck = self.pos.geometry().child_hash(self.key, me, c.bit.bit());
+                let n = b[ck as usize & (BUSY - 1)].load(Ordering::Relaxed);
+                // Capped below the threshold, so the chosen child can always progress.
+                c.dn.saturating_mul(1 + n).min(thpn.saturating_sub(1)).max(c.dn)
+            }
+        }
     }
 
     /// Generates and searches the children of an open node.
@@ -445,13 +467,13 @@ impl<'t, B: BitSet> Dfpn<'t, B> {
         {
             // Fill-in may have made an immediate win that the threat check before it missed.
             if let Some(c) = connect::winning_cells(&self.pos, me).first() {
-                result =
-                    Some(Res { pn: 0, dn: INF, carrier: B::single(c), best: B::bit_of(c) as u16 });
+                let best = Some(MoveBit::of::<B>(c));
+                result = Some(Res { pn: 0, dn: INF, carrier: B::single(c), best });
             }
         }
         if result.is_none() {
             for (rank, &m) in order.iter().enumerate() {
-                let bit = B::bit_of(m);
+                let bit = MoveBit::of::<B>(m);
                 let ck = self.child_table_key(m);
                 let known = match self.get(ck) {
                     Some(e) => {
@@ -465,13 +487,13 @@ impl<'t, B: BitSet> Dfpn<'t, B> {
                     Some(e) => {
                         if e.dn == 0 {
                             if let Some(r) = &mut self.replies {
-                                r.won(depth, reply_slot, bit as u16);
+                                r.won(depth, reply_slot, bit);
                             }
                             result = Some(Res {
                                 pn: 0,
                                 dn: INF,
                                 carrier: e.carrier.with(m),
-                                best: bit as u16,
+                                best: Some(bit),
                             });
                             break;
                         }
@@ -484,7 +506,7 @@ impl<'t, B: BitSet> Dfpn<'t, B> {
                     }
                     None => (START_PN, start_dn(rank)),
                 };
-                kids.push(Child { bit: bit as u16, pn, dn });
+                kids.push(Child { bit, pn, dn });
             }
         }
         self.order = order;
@@ -492,11 +514,11 @@ impl<'t, B: BitSet> Dfpn<'t, B> {
             self.children[depth] = kids;
             return r;
         }
-        kids.retain(|c| allowed.has_bit(c.bit as usize));
+        kids.retain(|c| allowed.has_bit(c.bit.bit()));
 
         let res = loop {
             if kids.is_empty() {
-                break Res { pn: INF, dn: 0, carrier: threats, best: NO_MOVE };
+                break Res { pn: INF, dn: 0, carrier: threats, best: None };
             }
             let mut pn = INF;
             let mut dn: u32 = 0;
@@ -506,19 +528,7 @@ impl<'t, B: BitSet> Dfpn<'t, B> {
             for (i, c) in kids.iter().enumerate() {
                 dn = dn.saturating_add(c.pn).min(INF - 1);
                 pn = pn.min(c.dn);
-                // The child's disproof number as this worker sees it: scaled up while other
-                // workers search it.
-                let eff = match self.busy {
-                    // At the root every worker follows df-pn's choice (see `solve_parallel`).
-                    None => c.dn,
-                    Some(_) if depth == 0 => c.dn,
-                    Some(b) => {
-                        let ck = self.pos.geometry().child_hash(self.key, me, c.bit as usize);
-                        let n = b[ck as usize & (BUSY - 1)].load(Ordering::Relaxed);
-                        // Capped below the threshold, so the chosen child can always progress.
-                        c.dn.saturating_mul(1 + n).min(thpn.saturating_sub(1)).max(c.dn)
-                    }
-                };
+                let eff = self.seen_dn(depth, me, c, thpn);
                 if eff < eff_best {
                     dn2 = eff_best;
                     eff_best = eff;
@@ -528,7 +538,7 @@ impl<'t, B: BitSet> Dfpn<'t, B> {
                 }
             }
             if pn >= thpn || dn >= thdn || self.limits.reason().is_some() {
-                break Res { pn, dn, carrier: B::EMPTY, best: kids[best].bit };
+                break Res { pn, dn, carrier: B::EMPTY, best: Some(kids[best].bit) };
             }
             let c = kids[best];
             let child_thpn =
@@ -539,12 +549,12 @@ impl<'t, B: BitSet> Dfpn<'t, B> {
                 let grown = ((f64::from(dn2) * (1.0 + EPSILON)).ceil() as u32).max(dn2 + 1);
                 thpn.min(grown)
             };
-            let m = B::cell_of(c.bit as usize);
+            let m = c.bit.cell::<B>();
             if let Some(h) = &mut self.replies {
-                h.path[depth] = c.bit;
+                h.path[depth] = Some(c.bit);
             }
             let parent = self.key;
-            self.key = self.pos.geometry().child_hash(parent, me, c.bit as usize);
+            self.key = self.pos.geometry().child_hash(parent, me, c.bit.bit());
             self.pos.play_unchecked(m);
             let slot = self.busy.map(|b| &b[self.key as usize & (BUSY - 1)]);
             if let Some(x) = slot {
@@ -560,12 +570,12 @@ impl<'t, B: BitSet> Dfpn<'t, B> {
                 if let Some(h) = &mut self.replies {
                     h.won(depth, reply_slot, c.bit);
                 }
-                break Res { pn: 0, dn: INF, carrier: r.carrier.with(m), best: c.bit };
+                break Res { pn: 0, dn: INF, carrier: r.carrier.with(m), best: Some(c.bit) };
             }
             if r.pn == 0 {
                 threats |= r.carrier;
                 let t = r.carrier;
-                kids.retain(|k| k.bit != c.bit && t.has_bit(k.bit as usize));
+                kids.retain(|k| k.bit != c.bit && t.has_bit(k.bit.bit()));
                 continue;
             }
             kids[best].pn = r.pn;

@@ -1,82 +1,22 @@
 //! The one way into a solve: a position whose game is over is answered at once, a board that
-//! fits the single-word [`TinyBitboard`] is solved there, and the memory plan and the table of a
-//! solve (or of a set of solves side by side) are decided once, in a [`Setup`], before any
-//! solver runs. [`solve`], [`crate::winning_moves`], [`crate::solve_many`],
-//! [`crate::principal_variation`] and [`crate::SolverTable`] all go through here.
+//! fits the single-word [`nash_board::TinyBitboard`] is solved there, and the memory plan and the table of a
+//! solve (or of a set of solves side by side) are decided once, in a [`Setup`], before the
+//! solver of the configuration is called. [`solve`], [`crate::winning_moves`],
+//! [`crate::solve_many`], [`crate::principal_variation`] and [`crate::SolverTable`] all go
+//! through here.
 
-use nash_board::{BitSet, Geometry, Position, TinyBitboard};
+use nash_board::{BitSet, Position};
 
 use crate::config::{SolverConfig, SolverKind};
-use crate::memory::{self, Plan};
-use crate::outcome::{Outcome, SolveResult, Stats};
-use crate::table::Table;
+use crate::context::{decided, narrowed, Ctx, Setup};
+use crate::outcome::{SolveResult, Stats};
 use crate::{dfpn, ews, negamax, pattern, pns, progress};
-
-/// How the solves of one call run on one board: the configuration each solve gets, its
-/// memory plan, and the size of the table they share.
-#[derive(Clone, Debug)]
-pub(crate) struct Setup {
-    /// The configuration of each solve.
-    pub(crate) each: SolverConfig,
-    /// The plan of each solve (its workers' caches, and for PNS and EWS their node store).
-    pub(crate) plan: Plan,
-    /// The bytes of the shared table.
-    pub(crate) table_bytes: usize,
-}
-
-impl Setup {
-    /// One solve with every thread of `cfg`.
-    pub(crate) fn one<B: BitSet>(cfg: &SolverConfig, geom: &Geometry<B>) -> Setup {
-        let plan = memory::plan(cfg, geom);
-        Setup { each: cfg.clone(), plan, table_bytes: plan.table_bytes }
-    }
-
-    /// Solves side by side ([`crate::solve_many`], [`crate::winning_moves`]): each runs on one
-    /// thread with an equal share of the memory limit for its caches, and the shared table
-    /// gets what the caches of all the running solves leave.
-    pub(crate) fn set<B: BitSet>(cfg: &SolverConfig, geom: &Geometry<B>) -> Setup {
-        if cfg.threads <= 1 {
-            return Setup::one(cfg, geom);
-        }
-        let each = one_thread(cfg);
-        let plan = memory::plan(&each, geom);
-        let table_bytes =
-            memory::table_share(cfg.tt_mib, cfg.threads * plan.worker_bytes(geom, &each));
-        Setup { each, plan, table_bytes }
-    }
-
-    /// The table of this setup, or why there is none.
-    pub(crate) fn table<B: BitSet>(&self) -> Result<Table<B>, Outcome<B>> {
-        Table::with_bytes(self.table_bytes).map_err(|reason| Outcome::Unknown { reason })
-    }
-
-    /// A solve of this setup in `table`.
-    pub(crate) fn ctx<'a, B: BitSet>(&'a self, table: &'a Table<B>) -> Ctx<'a, B> {
-        Ctx { cfg: &self.each, plan: &self.plan, table }
-    }
-}
-
-/// The configuration of each of the solves that `cfg` runs side by side: one thread, with an
-/// equal share of the memory limit for its caches.
-pub(crate) fn one_thread(cfg: &SolverConfig) -> SolverConfig {
-    let threads = cfg.threads.max(1);
-    SolverConfig { threads: 1, tt_mib: (cfg.tt_mib / threads).max(1), ..cfg.clone() }
-}
-
-/// What one solver run is given besides the position: its configuration, its memory plan and
-/// the table.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Ctx<'a, B> {
-    pub(crate) cfg: &'a SolverConfig,
-    pub(crate) plan: &'a Plan,
-    pub(crate) table: &'a Table<B>,
-}
 
 /// Solves a position for the player to move with the solver `cfg.kind`.
 ///
 /// A position someone has already won is answered at once: a win without a move for the
 /// winner, a loss (empty carrier) for the other side. Boards up to 7×7 are solved on the
-/// single-word [`TinyBitboard`] whatever width `B` the caller uses; the answer is the same.
+/// single-word [`nash_board::TinyBitboard`] whatever width `B` the caller uses; the answer is the same.
 /// A memory limit beyond the machine is planned within the machine's memory; a table the
 /// machine refuses even at a fraction of its size gives `Unknown` with
 /// [`crate::StopReason::OutOfMemory`], never an abort.
@@ -134,37 +74,6 @@ pub(crate) fn solve_in<B: BitSet>(pos: &Position<B>, ctx: &Ctx<'_, B>) -> SolveR
     );
     r
 }
-
-/// The answer for a position whose game is over.
-pub(crate) fn decided<B: BitSet>(pos: &Position<B>) -> Option<SolveResult<B>> {
-    let w = pos.winner()?;
-    let outcome = if w == pos.to_move() {
-        Outcome::Win { winning_move: None, carrier: B::EMPTY }
-    } else {
-        Outcome::Loss { carrier: B::EMPTY }
-    };
-    Some(SolveResult { outcome, stats: Stats::default() })
-}
-
-/// `pos` on the [`TinyBitboard`] when it fits there and `B` is wider, else `None`.
-pub(crate) fn narrowed<B: BitSet>(pos: &Position<B>) -> Option<Position<TinyBitboard>> {
-    let tiny = TinyBitboard::STRIDE;
-    if B::STRIDE <= tiny || pos.cols() > tiny || pos.rows() > tiny {
-        return None;
-    }
-    let mut t = Position::new(pos.cols(), pos.rows()).ok()?;
-    for c in nash_board::Color::ALL {
-        t.setup(c, convert(pos.stones(c)));
-    }
-    t.set_to_move(pos.to_move());
-    Some(t)
-}
-
-/// The same cells (and edges) in another bitboard width, which must hold them.
-pub(crate) fn convert<A: BitSet, C: BitSet>(set: A) -> C {
-    set.into_iter().collect()
-}
-
 #[cfg(test)]
 mod tests {
     use std::time::Duration;

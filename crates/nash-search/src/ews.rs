@@ -13,7 +13,7 @@
 use nash_board::{BitSet, Cell, Color, Position};
 
 use crate::bestfirst::{self, Node, Policy, Value};
-use crate::entry::Ctx;
+use crate::context::Ctx;
 use crate::outcome::SolveResult;
 
 /// Weight of the move-order score in the win rate (Chen 2025 s.5.9).

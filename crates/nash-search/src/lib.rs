@@ -8,6 +8,9 @@
 //! (the line both players play from a solved position) and [`SolverTable`] (the same, with a
 //! transposition table kept between calls). A [`SolverConfig`] chooses the solver, its budget,
 //! its memory limit, its threads and an optional [`Progress`] that another thread can read.
+//! Clients that solve many related positions (proof certificates, in nash-certify) use
+//! [`Worker`]s bound to a [`SharedTable`], whose knowledge caches stay warm from one solve to
+//! the next. The solvers do no file I/O.
 //!
 //! From start to finish: build a position, solve it, read the [`Outcome`].
 //!
@@ -50,15 +53,16 @@ mod analyser;
 mod batch;
 mod bestfirst;
 mod budget;
-mod certify;
 mod config;
 mod connect;
+mod context;
 mod decompose;
 mod dfpn;
 mod entry;
 mod ews;
 mod knowledge;
 mod memory;
+mod movebit;
 mod negamax;
 mod outcome;
 mod pattern;
@@ -68,15 +72,12 @@ mod progress;
 mod pv;
 mod table;
 mod templates;
+mod warm;
 mod winning;
 
 pub use analyser::{Analyser, Analysis, Verdict};
 pub use batch::{solve_many, solve_many_each};
-pub use certify::{
-    certificate, certificate_resumable, certificate_to, CertifyConfig, CertifyError, Partial,
-    Streamed, DEFAULT_SEARCH,
-};
-pub use config::{Budget, Knowledge, MoveOrdering, Parallel, SolverConfig, SolverKind};
+pub use config::{Budget, Knowledge, MoveOrdering, NameError, Parallel, SolverConfig, SolverKind};
 pub use entry::solve;
 pub use outcome::WinningMoves;
 pub use outcome::{Outcome, SolveResult, Stats, StopReason};
@@ -86,6 +87,7 @@ pub use pv::principal_variation;
 pub use templates::{
     edge_template_holds, found_by_rules, minimal_templates, template_solver, TemplateError,
 };
+pub use warm::{in_own_table, OnBoard, SharedTable, Worker};
 pub use winning::winning_moves;
 
-pub(crate) use entry::{convert, decided, narrowed};
+pub(crate) use context::{convert, decided, narrowed};

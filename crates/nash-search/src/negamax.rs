@@ -7,10 +7,11 @@
 use nash_board::{BitSet, Cell, Position};
 
 use crate::budget::Limits;
-use crate::entry::Ctx;
+use crate::context::Ctx;
 use crate::knowledge::{self, Pipeline, Verdict};
+use crate::movebit;
 use crate::outcome::{Outcome, SolveResult, Stats};
-use crate::table::{Entry, Table, NO_MOVE};
+use crate::table::{Entry, Table};
 
 struct Negamax<'t, B: BitSet> {
     pos: Position<B>,
@@ -61,7 +62,7 @@ impl<B: BitSet> Negamax<'_, B> {
             if let Some(e) = t.get(key) {
                 if e.is_solved() {
                     self.stats.tt_hits += 1;
-                    let mv = (e.best != NO_MOVE).then(|| B::cell_of(e.best as usize));
+                    let mv = movebit::cell::<B>(e.best);
                     return Some((e.pn == 0, mv));
                 }
             }
@@ -80,7 +81,7 @@ impl<B: BitSet> Negamax<'_, B> {
         knowledge::undo_fills(&mut self.pos, &node);
         let (win, mv) = result?;
         if let Some(t) = &self.table {
-            let best = mv.map_or(NO_MOVE, |c| B::bit_of(c) as u16);
+            let best = movebit::of::<B>(mv);
             t.put(Entry::solved(key, win, best, B::EMPTY, 1));
             self.stats.tt_stores += 1;
         }

@@ -133,6 +133,15 @@ pub struct SolveResult<B> {
     pub stats: Stats,
 }
 
+impl<B: BitSet> SolveResult<B> {
+    /// The answer for a position whose game is over, without a search (a win without a move
+    /// for the winner, a loss with an empty carrier for the other side); `None` while the game
+    /// goes on.
+    pub fn of_finished(pos: &nash_board::Position<B>) -> Option<SolveResult<B>> {
+        crate::decided(pos)
+    }
+}
+
 /// The exact set of winning moves of a position: every legal move decided.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct WinningMoves<B> {

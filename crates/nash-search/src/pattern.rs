@@ -11,10 +11,11 @@
 use nash_board::{BitSet, Cell, Color, Position};
 
 use crate::budget::Limits;
-use crate::entry::Ctx;
+use crate::context::Ctx;
 use crate::knowledge::{self, Pipeline, Verdict};
+use crate::movebit;
 use crate::outcome::{Outcome, SolveResult, Stats, StopReason};
-use crate::table::{Entry, Table, NO_MOVE};
+use crate::table::{Entry, Table};
 
 /// Which of the two searches.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -98,7 +99,7 @@ impl<B: BitSet> Search<'_, B> {
         let key = self.key;
         if let Some(t) = self.table {
             if let Some(e) = t.get(key) {
-                if e.is_solved() && (depth > 0 || e.best != NO_MOVE || e.dn == 0) {
+                if e.is_solved() && (depth > 0 || e.best.is_some() || e.dn == 0) {
                     self.stats.tt_hits += 1;
                     if self.mode == Mode::Utility {
                         let u = &mut self.util[depth];
@@ -107,7 +108,7 @@ impl<B: BitSet> Search<'_, B> {
                             u[B::bit_of(c)] = 1;
                         }
                     }
-                    let mv = (e.best != NO_MOVE).then(|| B::cell_of(e.best as usize));
+                    let mv = movebit::cell::<B>(e.best);
                     return Some(Res { win: e.pn == 0, mv, carrier: e.carrier });
                 }
             }
@@ -137,7 +138,7 @@ impl<B: BitSet> Search<'_, B> {
         self.key = key;
         let r = r?;
         if let Some(t) = self.table {
-            let best = r.mv.map_or(NO_MOVE, |c| B::bit_of(c) as u16);
+            let best = movebit::of::<B>(r.mv);
             t.put(Entry::solved(key, r.win, best, r.carrier, 1));
             self.stats.tt_stores += 1;
         }

@@ -9,11 +9,11 @@
 
 use nash_board::{BitSet, Cell, Position, TinyBitboard};
 
-use crate::certify::{self, CertifyConfig, CertifyError};
 use crate::config::SolverConfig;
-use crate::entry::{solve_in, Setup};
-use crate::outcome::{Outcome, SolveResult, Stats, WinningMoves};
-use crate::table::Table;
+use crate::context::Setup;
+use crate::entry::solve_in;
+use crate::outcome::{Outcome, SolveResult, Stats, StopReason, WinningMoves};
+use crate::warm::{OnBoard, SharedTable};
 use crate::{progress, pv, winning};
 
 /// A transposition table kept from one solve to the next. See [`SolverTable::solve`].
@@ -24,7 +24,7 @@ pub struct SolverTable<B: BitSet> {
 }
 
 struct Kept<B> {
-    table: Table<B>,
+    table: SharedTable<B>,
     shape: (usize, usize),
     bytes: usize,
 }
@@ -48,14 +48,22 @@ fn table_for<'k, C: BitSet>(
     kept: &'k mut Option<Kept<C>>,
     pos: &Position<C>,
     setup: &Setup,
-) -> Result<&'k Table<C>, Outcome<C>> {
+) -> Result<&'k SharedTable<C>, Outcome<C>> {
     let (shape, bytes) = ((pos.cols(), pos.rows()), setup.table_bytes);
     if !kept.as_ref().is_some_and(|k| k.shape == shape && k.bytes == bytes) {
         // Free the old table before taking memory for the new one.
         *kept = None;
-        *kept = Some(Kept { table: setup.table()?, shape, bytes });
+        *kept = Some(Kept { table: SharedTable { table: setup.table()? }, shape, bytes });
     }
     Ok(&kept.as_ref().expect("stored above").table)
+}
+
+/// Why a table could not be had, from the outcome that says so.
+fn stop_reason<C>(o: Outcome<C>) -> StopReason {
+    match o {
+        Outcome::Unknown { reason } => reason,
+        _ => StopReason::Cancelled,
+    }
 }
 
 impl<B: BitSet> SolverTable<B> {
@@ -93,14 +101,14 @@ impl<B: BitSet> SolverTable<B> {
             self.kept = None;
             let setup = Setup::one(cfg, t.geometry());
             return match table_for(&mut self.tiny, &t, &setup) {
-                Ok(table) => solve_in(&t, &setup.ctx(table)).convert(),
+                Ok(table) => solve_in(&t, &setup.ctx(&table.table)).convert(),
                 Err(outcome) => SolveResult { outcome: outcome.convert(), stats: Stats::default() },
             };
         }
         self.tiny = None;
         let setup = Setup::one(cfg, pos.geometry());
         match table_for(&mut self.kept, pos, &setup) {
-            Ok(table) => solve_in(pos, &setup.ctx(table)),
+            Ok(table) => solve_in(pos, &setup.ctx(&table.table)),
             Err(outcome) => SolveResult { outcome, stats: Stats::default() },
         }
     }
@@ -120,52 +128,26 @@ impl<B: BitSet> SolverTable<B> {
             .map_or_else(|_| Vec::new(), |table| pv::line_in(pos, cfg, table))
     }
 
-    /// [`crate::certificate`] with this table: after [`SolverTable::solve`] of the same
-    /// position with the same solver settings, the first re-solves find their proofs stored.
-    pub fn certificate(
+    /// Runs `job` on `pos` in this table, sized for `cfg` (as [`SolverTable::solve`] sizes
+    /// it), at the width that solves `pos`: after [`SolverTable::solve`] of the same position
+    /// with the same settings, the job's [`crate::Worker`]s find the proofs stored. `Err` when
+    /// the machine refuses the table's memory.
+    pub fn run<J: OnBoard>(
         &mut self,
         pos: &Position<B>,
-        cfg: &CertifyConfig,
-    ) -> Result<nash_proof::Certificate, CertifyError> {
-        self.certificate_in(pos, cfg, certify::Sink::Memory).map(|s| s.head)
-    }
-
-    /// [`crate::certificate_to`] with this table.
-    pub fn certificate_to(
-        &mut self,
-        pos: &Position<B>,
-        cfg: &CertifyConfig,
-        spool: &mut dyn std::io::Write,
-    ) -> Result<certify::Streamed, CertifyError> {
-        self.certificate_in(pos, cfg, certify::Sink::Spool(spool))
-    }
-
-    /// [`crate::certificate_resumable`] with this table.
-    pub fn certificate_resumable(
-        &mut self,
-        pos: &Position<B>,
-        cfg: &CertifyConfig,
-        files: &certify::Partial,
-    ) -> Result<certify::Streamed, CertifyError> {
-        self.certificate_in(pos, cfg, certify::Sink::Files(files))
-    }
-
-    fn certificate_in(
-        &mut self,
-        pos: &Position<B>,
-        cfg: &CertifyConfig,
-        spool: certify::Sink<'_>,
-    ) -> Result<certify::Streamed, CertifyError> {
+        cfg: &SolverConfig,
+        job: J,
+    ) -> Result<J::Output, StopReason> {
         if let Some(t) = crate::narrowed(pos) {
             self.kept = None;
-            let setup = Setup::one(&cfg.solver, t.geometry());
-            let table = table_for(&mut self.tiny, &t, &setup).map_err(certify::refused)?;
-            return certify::certificate_in(&t, cfg, table, spool);
+            let setup = Setup::one(cfg, t.geometry());
+            let table = table_for(&mut self.tiny, &t, &setup).map_err(stop_reason)?;
+            return Ok(job.run(&t, table));
         }
         self.tiny = None;
-        let setup = Setup::one(&cfg.solver, pos.geometry());
-        let table = table_for(&mut self.kept, pos, &setup).map_err(certify::refused)?;
-        certify::certificate_in(pos, cfg, table, spool)
+        let setup = Setup::one(cfg, pos.geometry());
+        let table = table_for(&mut self.kept, pos, &setup).map_err(stop_reason)?;
+        Ok(job.run(pos, table))
     }
 
     /// [`crate::winning_moves`] with this table.
@@ -174,7 +156,7 @@ impl<B: BitSet> SolverTable<B> {
             self.kept = None;
             let setup = Setup::set(cfg, t.geometry());
             return match table_for(&mut self.tiny, &t, &setup) {
-                Ok(table) => winning::winning_moves_in(&t, cfg, &setup.ctx(table)),
+                Ok(table) => winning::winning_moves_in(&t, cfg, &setup.ctx(&table.table)),
                 Err(_) => winning::undecided(&t, cfg),
             }
             .convert();
@@ -182,7 +164,7 @@ impl<B: BitSet> SolverTable<B> {
         self.tiny = None;
         let setup = Setup::set(cfg, pos.geometry());
         match table_for(&mut self.kept, pos, &setup) {
-            Ok(table) => winning::winning_moves_in(pos, cfg, &setup.ctx(table)),
+            Ok(table) => winning::winning_moves_in(pos, cfg, &setup.ctx(&table.table)),
             Err(_) => winning::undecided(pos, cfg),
         }
     }

@@ -8,7 +8,7 @@
 use nash_board::{BitSet, Cell, Position};
 
 use crate::bestfirst::{self, Node, Policy, Value};
-use crate::entry::Ctx;
+use crate::context::Ctx;
 use crate::outcome::SolveResult;
 use crate::table::INF;
 

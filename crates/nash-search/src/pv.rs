@@ -16,11 +16,10 @@ use std::time::Instant;
 
 use nash_board::{BitSet, Cell, Position};
 
-use crate::config::{Budget, SolverConfig, SolverKind};
-use crate::dfpn::Resolver;
-use crate::entry::Setup;
+use crate::config::SolverConfig;
 use crate::outcome::{Outcome, SolveResult};
 use crate::table::Table;
+use crate::warm::{SharedTable, Worker};
 
 /// The principal variation of `pos`: the moves of both players from `pos` until someone has
 /// won, the winner playing winning moves and the loser its most stubborn defence.
@@ -50,7 +49,7 @@ pub fn principal_variation<B: BitSet>(pos: &Position<B>, cfg: &SolverConfig) -> 
         return principal_variation(&tiny, cfg);
     }
     let _span = tracing::debug_span!("principal_variation").entered();
-    match Setup::one(cfg, pos.geometry()).table() {
+    match SharedTable::new(cfg, pos.geometry()) {
         Ok(table) => line_in(pos, cfg, &table),
         Err(_) => Vec::new(),
     }
@@ -61,22 +60,19 @@ pub fn principal_variation<B: BitSet>(pos: &Position<B>, cfg: &SolverConfig) -> 
 pub(crate) fn line_in<B: BitSet>(
     pos: &Position<B>,
     cfg: &SolverConfig,
-    table: &Table<B>,
+    table: &SharedTable<B>,
 ) -> Vec<Cell> {
     let start = Instant::now();
     // One df-pn worker for the whole line, whatever the solver: the values are the same, and
     // its caches stay warm from one position of the line to the next.
-    let mut step = SolverConfig { kind: SolverKind::Dfpn, threads: 1, ..cfg.clone() };
-    let setup = Setup::one(&step, pos.geometry());
-    let mut worker = Resolver::new(pos, &setup.ctx(table));
+    let mut worker = Worker::new(pos, cfg, table);
     let mut line = Vec::new();
     let mut used = 0u64;
     let mut p = pos.clone();
     while p.winner().is_none() && !p.empty_cells().is_empty() {
-        let Some(budget) = left(&cfg.budget, start, used) else { break };
-        step.budget = budget;
+        let Some(budget) = cfg.budget.left(start, used) else { break };
         let mut solve = |q: &Position<B>| {
-            let r = crate::decided(q).unwrap_or_else(|| worker.solve(q, &step));
+            let r = worker.solve(q, &budget);
             used += r.stats.nodes;
             r
         };
@@ -84,7 +80,7 @@ pub(crate) fn line_in<B: BitSet>(
             Outcome::Win { winning_move: Some(m), .. } => Some(m),
             Outcome::Win { winning_move: None, carrier } => keep_win(&p, carrier, &mut solve),
             Outcome::Loss { carrier } => {
-                defence(&p, carrier, table, cfg.canonical_keys, &mut solve)
+                defence(&p, carrier, &table.table, cfg.canonical_keys, &mut solve)
             }
             Outcome::Unknown { .. } => None,
         };
@@ -93,22 +89,6 @@ pub(crate) fn line_in<B: BitSet>(
         line.push(mv);
     }
     line
-}
-
-/// What is left of `budget` after `used` nodes and the time since `start`; `None` when
-/// something ran out or the solve was cancelled.
-pub(crate) fn left(budget: &Budget, start: Instant, used: u64) -> Option<Budget> {
-    let cancelled =
-        budget.cancel.as_ref().is_some_and(|c| c.load(std::sync::atomic::Ordering::Relaxed));
-    let nodes = match budget.nodes {
-        Some(n) => Some(n.checked_sub(used).filter(|&n| n > 0)?),
-        None => None,
-    };
-    let time = match budget.time {
-        Some(t) => Some(t.checked_sub(start.elapsed()).filter(|t| !t.is_zero())?),
-        None => None,
-    };
-    (!cancelled).then(|| Budget { nodes, time, cancel: budget.cancel.clone() })
 }
 
 /// A move that keeps a won position `p` won when the solver named none: the first cell of the

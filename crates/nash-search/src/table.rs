@@ -14,6 +14,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use nash_board::{BitSet, Geometry, Symmetry};
 
+use crate::movebit::MoveBit;
 use crate::outcome::StopReason;
 
 const MIB: usize = 1 << 20;
@@ -24,12 +25,9 @@ pub(crate) const WAYS: usize = 4;
 /// Proof and disproof numbers at or above this are infinite.
 pub(crate) const INF: u32 = u32::MAX / 4;
 
-/// No move recorded.
-pub(crate) const NO_MOVE: u16 = u16::MAX;
-
 /// One stored position. `pn == 0`: the player to move wins; `dn == 0`: they lose. A solved
 /// entry's `carrier` is the proof's carrier (van Rijswijck 2002 s.2.3) and `best` the winning
-/// move (as a bit index) for wins.
+/// move for wins, when one is known.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(crate) struct Entry<B> {
     pub(crate) key: u64,
@@ -37,13 +35,19 @@ pub(crate) struct Entry<B> {
     pub(crate) dn: u32,
     /// Nodes spent below this entry (saturating), for replacement.
     pub(crate) work: u32,
-    pub(crate) best: u16,
+    pub(crate) best: Option<MoveBit>,
     pub(crate) carrier: B,
 }
 
 impl<B: BitSet> Entry<B> {
     /// A solved entry.
-    pub(crate) fn solved(key: u64, win: bool, best: u16, carrier: B, work: u32) -> Entry<B> {
+    pub(crate) fn solved(
+        key: u64,
+        win: bool,
+        best: Option<MoveBit>,
+        carrier: B,
+        work: u32,
+    ) -> Entry<B> {
         let (pn, dn) = if win { (0, INF) } else { (INF, 0) };
         Entry { key, pn, dn, work, best, carrier }
     }
@@ -58,8 +62,7 @@ impl<B: BitSet> Entry<B> {
         if sym == Symmetry::Identity {
             return self;
         }
-        let best =
-            if self.best == NO_MOVE { NO_MOVE } else { geom.map_bit(sym, self.best.into()) as u16 };
+        let best = self.best.map(|b| MoveBit::from_bit(geom.map_bit(sym, b.bit())));
         let carrier =
             if self.carrier.is_empty() { self.carrier } else { geom.map_set(sym, self.carrier) };
         Entry { best, carrier, ..self }
@@ -129,7 +132,8 @@ impl<B: BitSet> Table<B> {
         let layout = Layout::array::<Bucket<B>>(len).ok()?;
         // SAFETY: the layout has non-zero size (len >= 1 and a bucket is not zero-sized). The
         // all-zero bit pattern is a valid bucket: an unlocked `AtomicBool`, and entries of plain
-        // integers (bitboards are integer arrays), with key 0 meaning "empty slot". Zeroed
+        // integers (bitboards are integer arrays) and an `Option<MoveBit>` whose zero is `None`
+        // (a niche of `NonZeroU16`), with key 0 meaning "empty slot". Zeroed
         // pages come lazily from the OS, so the table costs memory only as it fills.
         let ptr = unsafe { alloc::alloc_zeroed(layout) } as *mut Bucket<B>;
         (!ptr.is_null()).then_some(Table { buckets: ptr, len })
@@ -213,7 +217,17 @@ mod tests {
         assert!(e.is_none() || matches!(e, Some(StopReason::OutOfMemory { .. })));
         assert!(Table::<Bitboard>::with_buckets(usize::MAX / 2).is_none());
         let t = Table::<Bitboard>::with_bytes(MIB).expect("a MiB");
-        t.put(Entry::solved(7, true, NO_MOVE, Bitboard::EMPTY, 1));
+        t.put(Entry::solved(7, true, None, Bitboard::EMPTY, 1));
         assert_eq!(t.get(7).map(|e| e.pn), Some(0));
+    }
+
+    /// "No move" costs no room: an entry is as large as with a bare `u16` move, so the table
+    /// holds as many entries as before the move had a type.
+    #[test]
+    fn no_move_costs_no_room() {
+        assert_eq!(std::mem::size_of::<Option<MoveBit>>(), 2);
+        assert_eq!(std::mem::size_of::<Entry<Bitboard>>(), 48);
+        assert_eq!(std::mem::size_of::<Entry<nash_board::TinyBitboard>>(), 32);
+        assert_eq!(std::mem::size_of::<Entry<nash_board::WideBitboard>>(), 72);
     }
 }

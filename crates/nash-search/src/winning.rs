@@ -6,7 +6,8 @@ use nash_board::{BitSet, Cell, Position};
 
 use crate::batch;
 use crate::config::SolverConfig;
-use crate::entry::{solve_in, Ctx, Setup};
+use crate::context::{Ctx, Setup};
+use crate::entry::solve_in;
 use crate::outcome::{Outcome, Stats, WinningMoves};
 use crate::progress;
 

@@ -5,10 +5,10 @@ use std::time::Duration;
 use nash_board::svg::{Overlay, Picture, Style};
 use nash_board::{BitSet, CellList, Position};
 use nash_board::{Cell, Color};
+use nash_certify::{CertifyConfig, Partial, TableCertificates};
 use nash_cli::progress::{Display, Watch};
 use nash_search::{
-    CertifyConfig, Knowledge, Outcome, Parallel, Partial, SolveResult, SolverConfig, SolverKind,
-    SolverTable, Stats,
+    Knowledge, Outcome, Parallel, SolveResult, SolverConfig, SolverKind, SolverTable, Stats,
 };
 use serde::Serialize;
 
@@ -46,7 +46,7 @@ pub struct Args {
     #[arg(long, requires = "proof")]
     proof_json: bool,
     /// Leave positions with at most N empty cells to the checker's exhaustive search (0 to 16).
-    #[arg(long, value_name = "N", requires = "proof", default_value_t = nash_search::DEFAULT_SEARCH as u8,
+    #[arg(long, value_name = "N", requires = "proof", default_value_t = nash_certify::DEFAULT_SEARCH as u8,
           value_parser = clap::value_parser!(u8).range(0..=nash_proof::SEARCH_LIMIT as i64))]
     proof_search: u8,
     /// Write every line of the strategy out instead of closing lines with virtual connections.

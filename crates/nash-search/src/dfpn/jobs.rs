@@ -10,7 +10,7 @@ use crate::budget::Limits;
 #[cfg(doc)]
 use crate::config::Parallel;
 use crate::config::{Budget, SolverConfig};
-use crate::entry::Ctx;
+use crate::context::Ctx;
 use crate::knowledge::{self, Pipeline, Verdict};
 use crate::outcome::{Outcome, SolveResult, Stats, StopReason};
 use crate::table::INF;

@@ -9,7 +9,7 @@ use super::{Dfpn, BUSY};
 use crate::budget::Limits;
 #[cfg(doc)]
 use crate::config::Parallel;
-use crate::entry::Ctx;
+use crate::context::Ctx;
 use crate::outcome::{Outcome, SolveResult, Stats, StopReason};
 
 /// Parallel df-pn in the spirit of Pawlewicz and Hayward 2013 ([`Parallel::SharedTree`]):

@@ -5,10 +5,9 @@
 use std::path::{Path, PathBuf};
 
 use nash_board::{Bitboard, Color, Position};
+use nash_certify::{certificate_resumable, certificate_to, CertifyConfig, CertifyError, Partial};
 use nash_proof::{check_lazy, Lazy};
-use nash_search::{
-    certificate_resumable, certificate_to, CertifyConfig, CertifyError, Partial, StopReason,
-};
+use nash_search::StopReason;
 
 use crate::support::solved_up_to;
 
@@ -46,7 +45,7 @@ fn with_budget(nodes: Option<usize>) -> CertifyConfig {
 }
 
 /// A finished build's certificate, checked: its bytes.
-fn finish(made: &nash_search::Streamed, files: &Partial, winner: Color) -> Vec<u8> {
+fn finish(made: &nash_certify::Streamed, files: &Partial, winner: Color) -> Vec<u8> {
     let mut bytes = made.head.binary_head(made.nodes);
     bytes.extend(std::fs::read(&files.nodes).expect("the nodes"));
     let lazy = Lazy::new(&bytes).expect("reads");
@@ -68,7 +67,7 @@ fn cut(path: &Path, bytes: u64) {
 }
 
 /// The certificate of an uninterrupted build, its bytes.
-fn uninterrupted(pos: &Position<Bitboard>) -> (nash_search::Streamed, Vec<u8>) {
+fn uninterrupted(pos: &Position<Bitboard>) -> (nash_certify::Streamed, Vec<u8>) {
     let mut spool = Vec::new();
     let whole = certificate_to(pos, &CertifyConfig::default(), &mut spool).expect("builds");
     let mut bytes = whole.head.binary_head(whole.nodes);

@@ -4,9 +4,9 @@
 use std::sync::OnceLock;
 
 use nash_board::{BitSet, Bitboard, Cell, Color, Position};
+use nash_certify::{certificate, certificate_to, CertifyConfig};
 use nash_patterns::oracle::{Oracle, State};
 use nash_proof::{check, At, Certificate, End, Node, Step};
-use nash_search::{certificate, certificate_to, CertifyConfig};
 use proptest::prelude::*;
 
 use crate::support::{random_position, solved_up_to};
@@ -331,7 +331,7 @@ fn every_false_corruption_is_refused() {
 
 #[test]
 fn a_given_first_move_starts_the_certificate_when_it_wins() {
-    use nash_search::CertifyError;
+    use nash_certify::CertifyError;
     let first = |pos: &Position<Bitboard>, m: &str, threads: usize| {
         let m: Cell = m.parse().expect("cell");
         let cfg = CertifyConfig { first_move: Some(m), threads, ..CertifyConfig::default() };

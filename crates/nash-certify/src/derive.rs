@@ -4,7 +4,7 @@
 //!
 //! The ends are the winner's groups (each named by its edge, or else its first stone) and the
 //! empty cells. It starts from the ends that touch, applies the AND rule through every end and
-//! the OR rule over a pair's semi connections (Anshelevich 2002; seed 001 §5), and stops at the
+//! the OR rule over a pair's semi connections (Anshelevich 2000 s.5), and stops at the
 //! first connection between the winner's edges: full, or semi when the winner is to move. The
 //! lists per pair are capped and the work is bounded, so it may miss a connection; it never
 //! writes a wrong one, and the checker re-derives every step anyway. One [`Deriver`] serves a
@@ -23,7 +23,7 @@ const MAX_CONNECTIONS: usize = 50_000;
 
 /// A connection between the winner's edges: its derivation (children first) and carrier.
 #[derive(Clone)]
-pub(super) struct Derived<B> {
+pub(crate) struct Derived<B> {
     pub steps: Vec<Step>,
     pub carrier: B,
 }
@@ -50,7 +50,7 @@ struct List<const N: usize> {
 }
 
 /// The H-search's state, kept between searches so that they allocate nothing.
-pub(super) struct Deriver<B> {
+pub(crate) struct Deriver<B> {
     /// Each end's name (a cell, an edge or a group's first stone) and whether it is empty.
     names: Vec<Cell>,
     empty: Vec<bool>,
@@ -75,7 +75,7 @@ pub(super) struct Deriver<B> {
 }
 
 impl<B: BitSet> Deriver<B> {
-    pub(super) fn new() -> Deriver<B> {
+    pub(crate) fn new() -> Deriver<B> {
         Deriver {
             names: Vec::new(),
             empty: Vec::new(),
@@ -97,7 +97,7 @@ impl<B: BitSet> Deriver<B> {
     /// A virtual connection of `winner` between their edges in `pos`: full, or semi when
     /// `semi_ok` (the winner is to move). Without one, the semi connections between the edges
     /// found on the way are added to `semis`.
-    pub(super) fn edge_to_edge(
+    pub(crate) fn edge_to_edge(
         &mut self,
         pos: &Position<B>,
         winner: Color,

@@ -23,10 +23,10 @@ use std::time::Duration;
 
 use nash_board::{BitSet, Position};
 use nash_proof::{At, Node, Side, Spool};
+use nash_search::Outcome;
 use serde::{Deserialize, Serialize};
 
-use super::CertifyError;
-use crate::outcome::Outcome;
+use crate::error::CertifyError;
 
 /// The first eight bytes of a journal.
 const MAGIC: &[u8; 8] = b"NASHCJL\0";
@@ -94,14 +94,14 @@ pub(crate) struct Settings {
     pub decompositions: bool,
     pub fill_in_beyond: Option<u64>,
     /// The re-solves' knowledge, as its `Debug` form writes it, followed by
-    /// `" with the winner's fill-in"` with [`super::CertifyConfig::winner_fill_in`], and by
-    /// [`FIRST_MOVE`] and the cell with [`super::CertifyConfig::first_move`] (in this string,
+    /// `" with the winner's fill-in"` with [`crate::CertifyConfig::winner_fill_in`], and by
+    /// [`FIRST_MOVE`] and the cell with [`crate::CertifyConfig::first_move`] (in this string,
     /// so that the record's format stays that of version 1).
     pub knowledge: String,
 }
 
 impl Settings {
-    pub fn of<B: BitSet>(pos: &Position<B>, key: u128, cfg: &super::CertifyConfig) -> Settings {
+    pub fn of<B: BitSet>(pos: &Position<B>, key: u128, cfg: &crate::CertifyConfig) -> Settings {
         let stones = |c| pos.stones(c).iter().map(At).collect();
         Settings {
             cols: pos.cols() as u8,
@@ -415,25 +415,4 @@ pub(crate) fn open<B: BitSet>(
     write(&mut journal).map_err(|e| io_error("write", &tmp, e))?;
     std::fs::rename(&tmp, &files.journal).map_err(|e| io_error("write", &files.journal, e))?;
     Ok((resumed, nodes, journal))
-}
-
-/// The CPU time of the calling thread so far (Linux; `None` elsewhere).
-pub(crate) fn thread_cpu() -> Option<Duration> {
-    cpu_of("/proc/thread-self/stat")
-}
-
-/// The CPU time of the whole process so far (Linux; `None` elsewhere).
-pub(crate) fn process_cpu() -> Option<Duration> {
-    cpu_of("/proc/self/stat")
-}
-
-/// The CPU time in a `stat` file of /proc.
-fn cpu_of(path: &str) -> Option<Duration> {
-    let stat = std::fs::read_to_string(path).ok()?;
-    // The fields after the command name (which ends at the last ')'): utime and stime are the
-    // 12th and 13th, in clock ticks of 1/100 s.
-    let rest = &stat[stat.rfind(')')? + 2..];
-    let f: Vec<&str> = rest.split_whitespace().collect();
-    let ticks: u64 = f.get(11)?.parse::<u64>().ok()? + f.get(12)?.parse::<u64>().ok()?;
-    Some(Duration::from_millis(ticks * 10))
 }
