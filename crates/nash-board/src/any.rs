@@ -6,7 +6,7 @@ use crate::bitboard::{BitSet, Bitboard, WideBitboard};
 use crate::geometry::BoardSizeError;
 use crate::position::{PlayError, Position};
 use crate::{fits_small, Diagram, ParseDiagramError, MAX_SIDE};
-use crate::{Cell, Color, Move};
+use crate::{Cell, Color, GameRecord, Move};
 
 /// A position on the narrowest bitboard that holds it: boards up to 11×11 use the single-`u128`
 /// [`Bitboard`], larger ones (up to 19×19) the [`WideBitboard`].
@@ -85,6 +85,16 @@ impl AnyPosition {
     /// Takes the last step back; false when there is none ([`Position::undo`]).
     pub fn undo(&mut self) -> bool {
         crate::with_position!(self, p => p.undo())
+    }
+
+    /// Every step from the start, with its colour ([`Position::history`]).
+    pub fn history(&self) -> Vec<(Color, Move)> {
+        crate::with_position!(self, p => p.history())
+    }
+
+    /// The game record of the position ([`GameRecord::from_position`]).
+    pub fn record(&self) -> GameRecord {
+        crate::with_position!(self, p => GameRecord::from_position(p))
     }
 
     /// The position a diagram shows.
@@ -224,5 +234,39 @@ impl<F: WidthFamily> fmt::Debug for PerWidth<F> {
             _ => "nothing",
         };
         f.debug_struct("PerWidth").field("held", &held).finish()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A family that records the board side its value was made for.
+    struct Sides;
+
+    impl WidthFamily for Sides {
+        type Of<B: BitSet> = (usize, std::marker::PhantomData<B>);
+    }
+
+    fn make<B: BitSet>(side: usize) -> impl FnOnce() -> (usize, std::marker::PhantomData<B>) {
+        move || (side, std::marker::PhantomData)
+    }
+
+    #[test]
+    fn per_width_keeps_one_value_for_the_width_last_asked() {
+        let small = Position::<Bitboard>::new(5, 5).expect("5x5");
+        let wide = Position::<WideBitboard>::new(13, 13).expect("13x13");
+        let mut held = PerWidth::<Sides>::new();
+        assert!(held.is_empty());
+        assert_eq!(held.get(&small, |_| true, make(5)).0, 5);
+        // Kept while current, rebuilt when stale.
+        assert_eq!(held.get(&small, |_| true, make(6)).0, 5);
+        assert_eq!(held.get(&small, |v| v.0 == 6, make(6)).0, 6);
+        // The other width's value replaces it: a small one is built afresh afterwards.
+        assert_eq!(held.get(&wide, |_| true, make(13)).0, 13);
+        assert_eq!(format!("{held:?}"), "PerWidth { held: \"wide\" }");
+        assert_eq!(held.get(&small, |_| true, make(7)).0, 7);
+        held.clear();
+        assert!(held.is_empty());
     }
 }

@@ -13,7 +13,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{mpsc, Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use nash_board::{with_position, Color, Move};
+use nash_board::{Color, Move};
 use nash_search::Progress;
 
 use crate::protocol::{format_answer, parse_line};
@@ -175,9 +175,8 @@ impl Engine {
             self.progress = progress.clone();
             // The searched line is published from the position's setup on: the board's own
             // moves are left out of the drawing.
-            let base = with_position!(&self.pos, p => {
-                p.history().iter().filter(|(_, m)| matches!(m, Move::Cell(_))).count()
-            });
+            let base =
+                self.pos.history().iter().filter(|(_, m)| matches!(m, Move::Cell(_))).count();
             let result = std::thread::scope(|s| {
                 let (done, wait) = mpsc::channel::<()>();
                 if let Some(p) = progress {

@@ -224,8 +224,7 @@ fn choose_within(pos: &AnyPosition, player: &mut dyn Player, budget: &MoveBudget
 
 /// Whether the side to move may answer `swap-pieces` (the second move of a square board).
 fn swap_legal(pos: &AnyPosition) -> bool {
-    let mut trial = pos.clone();
-    with_position!(&mut trial, p => p.swap_pieces().is_ok())
+    pos.clone().apply(Move::SwapPieces).is_ok()
 }
 
 /// The solver's verdict within `cfg`'s time: the winner, the winning move when the side to

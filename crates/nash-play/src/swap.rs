@@ -8,13 +8,13 @@
 //! to move. It is off unless the player's `swap` setting is on, since a game without the swap
 //! rule refuses the answer.
 
-use nash_board::{with_position, AnyPosition, Move};
+use nash_board::{AnyPosition, Move};
 
 use crate::player::Choice;
 
 /// `choice` for `pos`, or a swap instead when `enabled`, the swap is legal and the rule says so.
 pub(crate) fn rule(pos: &AnyPosition, enabled: bool, choice: Choice) -> Choice {
-    if !enabled || !with_position!(pos, p => p.clone().swap_sides().is_ok()) {
+    if !enabled || pos.clone().apply(Move::SwapSides).is_err() {
         return choice;
     }
     match choice.value {

@@ -9,7 +9,7 @@ use std::path::PathBuf;
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use anyhow::Context;
-use nash_board::{sgf::GameRecord, with_position, AnyPosition, Color, Move};
+use nash_board::{sgf::GameRecord, AnyPosition, Color, Move};
 use nash_play::Player;
 use nash_play::{decide, DecidedBy};
 use nash_search::SolverConfig;
@@ -184,7 +184,7 @@ fn record(
     name: &str,
     player: &dyn Player,
 ) -> GameRecord {
-    let mut rec = with_position!(pos, p => GameRecord::from_position(p));
+    let mut rec = pos.record();
     let nash = format!("nash {}", player.spec());
     let (black, white) =
         if human == Color::Black { (name, nash.as_str()) } else { (nash.as_str(), name) };

@@ -1,6 +1,5 @@
 //! `nash show`: print a position as a board diagram (or as SGF).
 
-use nash_board::sgf::GameRecord;
 use nash_board::svg::Picture;
 
 /// Arguments of `nash show`.
@@ -23,7 +22,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let pos = loaded.pos;
     args.picture.write(|| nash_board::with_position!(&pos, p => Picture::new(p).to_string()))?;
     if args.sgf {
-        let mut record = nash_board::with_position!(&pos, p => GameRecord::from_position(p));
+        let mut record = pos.record();
         // A game record's players, result, event and source stay with it; the application is
         // the one writing the record now.
         record.properties.extend(loaded.properties.into_iter().filter(|(id, _)| id != "AP"));
