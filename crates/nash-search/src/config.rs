@@ -51,6 +51,18 @@ impl SolverKind {
             SolverKind::Cus => "cus",
         }
     }
+
+    /// One line on what the solver is, for command-line help.
+    pub fn about(self) -> &'static str {
+        match self {
+            SolverKind::Dfpn => "Depth-first proof-number search, the production solver",
+            SolverKind::Ews => "Expected-work search",
+            SolverKind::Pns => "Proof-number search",
+            SolverKind::Negamax => "Boolean negamax with a transposition table",
+            SolverKind::Pattern => "Pattern search with mustplay intersection",
+            SolverKind::Cus => "Connection-utility search",
+        }
+    }
 }
 
 impl std::fmt::Display for SolverKind {
@@ -137,6 +149,15 @@ impl Parallel {
             Parallel::Auto => "auto",
             Parallel::RootJobs => "jobs",
             Parallel::SharedTree => "tree",
+        }
+    }
+
+    /// One line on what the mode does, for command-line help.
+    pub fn about(self) -> &'static str {
+        match self {
+            Parallel::Auto => "Root jobs on small boards, the shared tree on larger ones",
+            Parallel::RootJobs => "Each root move is a job",
+            Parallel::SharedTree => "Every worker below the root's chosen move",
         }
     }
 }

@@ -73,14 +73,14 @@ pub struct Args {
 #[derive(Debug, Clone, clap::Args)]
 pub struct SolverArgs {
     /// The algorithm.
-    #[arg(long, value_enum, default_value_t = Solver::Dfpn)]
+    #[arg(long, value_enum, default_value_t = Solver::DEFAULT)]
     pub solver: Solver,
     /// Worker threads (1 to 256).
     #[arg(long, default_value_t = 1, value_name = "N", value_parser = parse_threads)]
     pub threads: usize,
     /// How df-pn's threads share the work: each root move a job, or all workers below the
     /// root's chosen move.
-    #[arg(long, value_enum, default_value_t = ParallelArg::Auto)]
+    #[arg(long, value_enum, default_value_t = ParallelArg::AUTO)]
     pub parallel: ParallelArg,
     /// Memory limit in MiB for the transposition table and the search workers' caches (at most
     /// the machine's memory).
@@ -110,55 +110,81 @@ pub struct SolverArgs {
     pub db: Option<std::path::PathBuf>,
 }
 
-/// The solvers by their command-line names.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum Solver {
-    /// Depth-first proof-number search, the production solver.
-    Dfpn,
-    /// Expected-work search.
-    Ews,
-    /// Proof-number search.
-    Pns,
-    /// Boolean negamax with a transposition table.
-    Negamax,
-    /// Pattern search with mustplay intersection.
-    Pattern,
-    /// Connection-utility search.
-    Cus,
-}
+/// `--solver`: a solver by its name in nash-search ([`SolverKind::name`]), so the names and
+/// their help are written once.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Solver(pub SolverKind);
 
 impl Solver {
+    /// The production solver, df-pn.
+    pub const DEFAULT: Solver = Solver(SolverKind::Dfpn);
+    const ALL: [Solver; SolverKind::ALL.len()] = {
+        let mut all = [Solver::DEFAULT; SolverKind::ALL.len()];
+        let mut i = 0;
+        while i < all.len() {
+            all[i] = Solver(SolverKind::ALL[i]);
+            i += 1;
+        }
+        all
+    };
+
     /// The solver this name stands for.
     pub fn kind(self) -> SolverKind {
-        match self {
-            Solver::Dfpn => SolverKind::Dfpn,
-            Solver::Ews => SolverKind::Ews,
-            Solver::Pns => SolverKind::Pns,
-            Solver::Negamax => SolverKind::Negamax,
-            Solver::Pattern => SolverKind::Pattern,
-            Solver::Cus => SolverKind::Cus,
-        }
+        self.0
     }
 }
 
-/// The ways df-pn's threads share a solve, by their command-line names.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum ParallelArg {
-    /// Root jobs on small boards, the shared tree on larger ones.
-    Auto,
-    /// Each root move is a job.
-    Jobs,
-    /// Every worker below the root's chosen move.
-    Tree,
+impl std::fmt::Display for Solver {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.0.name())
+    }
 }
 
+impl clap::ValueEnum for Solver {
+    fn value_variants<'a>() -> &'a [Solver] {
+        &Solver::ALL
+    }
+
+    fn to_possible_value(&self) -> Option<clap::builder::PossibleValue> {
+        Some(clap::builder::PossibleValue::new(self.0.name()).help(self.0.about()))
+    }
+}
+
+/// `--parallel`: a df-pn parallel mode by its name in nash-search ([`Parallel::name`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ParallelArg(pub Parallel);
+
 impl ParallelArg {
-    fn mode(self) -> Parallel {
-        match self {
-            ParallelArg::Auto => Parallel::Auto,
-            ParallelArg::Jobs => Parallel::RootJobs,
-            ParallelArg::Tree => Parallel::SharedTree,
+    /// The default mode.
+    pub const AUTO: ParallelArg = ParallelArg(Parallel::Auto);
+    const ALL: [ParallelArg; Parallel::ALL.len()] = {
+        let mut all = [ParallelArg::AUTO; Parallel::ALL.len()];
+        let mut i = 0;
+        while i < all.len() {
+            all[i] = ParallelArg(Parallel::ALL[i]);
+            i += 1;
         }
+        all
+    };
+
+    fn mode(self) -> Parallel {
+        self.0
+    }
+}
+
+impl std::fmt::Display for ParallelArg {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.0.name())
+    }
+}
+
+impl clap::ValueEnum for ParallelArg {
+    fn value_variants<'a>() -> &'a [ParallelArg] {
+        &ParallelArg::ALL
+    }
+
+    fn to_possible_value(&self) -> Option<clap::builder::PossibleValue> {
+        Some(clap::builder::PossibleValue::new(self.0.name()).help(self.0.about()))
     }
 }
 
