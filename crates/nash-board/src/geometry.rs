@@ -7,6 +7,7 @@ use std::sync::{Mutex, OnceLock};
 use crate::bitboard::BitSet;
 use crate::cell::{Cell, Edge};
 use crate::color::Color;
+use crate::index::OptIndex;
 use crate::zobrist;
 
 /// A board size that this bitboard width cannot hold, or that is not a board at all.
@@ -96,7 +97,7 @@ pub struct Geometry<B> {
     /// edges a stone of that colour joins up with.
     own_neighbours: [Box<[B]>; 2],
     /// Per symmetry, the image of each bit index (as a bit index), for bits on this board.
-    sym_bits: [Box<[u16]>; 4],
+    sym_bits: [Box<[OptIndex]>; 4],
     /// Per `bit * 2 + colour`, the Zobrist key of that stone as seen through each symmetry
     /// (zero for the symmetries the board lacks), so that hashing a stone is four xors.
     stone_keys: Box<[[u64; 4]]>,
@@ -203,16 +204,17 @@ impl<B: BitSet> Geometry<B> {
         });
         let square = cols == rows;
         let sym_bits = Symmetry::ALL.map(|s| {
-            let mut map = vec![u16::MAX; B::CAPACITY].into_boxed_slice();
+            let mut map = vec![OptIndex::NONE; B::CAPACITY].into_boxed_slice();
             if square || !s.swaps_colors() {
                 for c in cells | B::EDGES {
-                    map[B::bit_of(c)] = B::bit_of(map_cell(cols, rows, s, c)) as u16;
+                    map[B::bit_of(c)] =
+                        OptIndex::some(B::bit_of(map_cell(cols, rows, s, c)) as u16);
                 }
             }
             map
         });
         // Cells are hashed by their number in a 19-column numbering, the same for every width.
-        let mut hash_index = vec![u16::MAX; B::CAPACITY].into_boxed_slice();
+        let mut hash_index = vec![0u16; B::CAPACITY].into_boxed_slice();
         for c in cells {
             hash_index[B::bit_of(c)] = c.row() as u16 * 19 + c.col() as u16;
         }
@@ -222,7 +224,7 @@ impl<B: BitSet> Geometry<B> {
             let bit = B::bit_of(c);
             for color in Color::ALL {
                 for (i, sym) in Symmetry::ALL[..n].iter().enumerate() {
-                    let image = sym_bits[*sym as usize][bit] as usize;
+                    let Some(image) = sym_bits[*sym as usize][bit].index() else { continue };
                     let key =
                         zobrist::STONE[sym.map_color(color).index()][hash_index[image] as usize];
                     stone_keys[bit * 2 + color.index()][i] = key;
@@ -335,9 +337,8 @@ impl<B: BitSet> Geometry<B> {
     /// rectangular board.
     #[inline]
     pub fn map_bit(&self, sym: Symmetry, bit: usize) -> usize {
-        let image = self.sym_bits[sym as usize][bit];
-        assert!(image != u16::MAX, "bit {bit} has no image under {sym:?} on this board");
-        image as usize
+        let image = self.sym_bits[sym as usize][bit].index();
+        image.unwrap_or_else(|| panic!("bit {bit} has no image under {sym:?} on this board"))
     }
 
     /// The image of a set under a symmetry of this board.
@@ -348,8 +349,8 @@ impl<B: BitSet> Geometry<B> {
         let map = &self.sym_bits[sym as usize];
         let mut out = B::EMPTY;
         for bit in (set & (self.cells | B::EDGES)).bits() {
-            if let Some(&image) = map.get(bit).filter(|&&i| i != u16::MAX) {
-                out.set_bit(image as usize);
+            if let Some(image) = map.get(bit).and_then(|i| i.index()) {
+                out.set_bit(image);
             }
         }
         out

@@ -2,7 +2,7 @@
 //! cell where it fits, the bitboard masks of cells that must be empty, Black or White. Matching
 //! at an anchor is then three subset tests.
 
-use nash_board::{BitSet, Cell, Color, Geometry};
+use nash_board::{BitSet, Cell, Color, Geometry, OptIndex};
 
 use crate::pattern::{Kind, Pattern, PatternSet, Req};
 
@@ -31,13 +31,10 @@ impl<B: BitSet> Entry<B> {
     }
 }
 
-/// No neighbour in that direction (off the board).
-const NO_CELL: u16 = u16::MAX;
-
-/// The six neighbours of every cell by direction, as bit indexes ([`NO_CELL`] off the board).
+/// The six neighbours of every cell by direction, as bit indexes (none off the board).
 #[derive(Clone, Debug)]
 pub(crate) struct Ring {
-    bits: Vec<[u16; 6]>,
+    bits: Vec<[OptIndex; 6]>,
 }
 
 /// Axial directions, in the order of the signature's 2-bit fields.
@@ -45,12 +42,13 @@ const DIRS: [(i32, i32); 6] = [(1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1
 
 impl Ring {
     fn new<B: BitSet>(geom: &Geometry<B>) -> Ring {
-        let mut bits = vec![[NO_CELL; 6]; B::CAPACITY];
+        let mut bits = vec![[OptIndex::NONE; 6]; B::CAPACITY];
         for cell in geom.cells() {
             for (d, (dc, dr)) in DIRS.iter().enumerate() {
                 let (c, r) = (cell.col() as i32 + dc, cell.row() as i32 + dr);
                 if c >= 0 && r >= 0 && (c as usize) < geom.cols() && (r as usize) < geom.rows() {
-                    bits[B::bit_of(cell)][d] = B::bit_of(Cell::at(c as u8, r as u8)) as u16;
+                    let n = B::bit_of(Cell::at(c as u8, r as u8)) as u16;
+                    bits[B::bit_of(cell)][d] = OptIndex::some(n);
                 }
             }
         }
@@ -63,8 +61,7 @@ impl Ring {
     pub fn code<B: BitSet>(&self, bit: usize, black: B, white: B) -> u16 {
         let mut code = 0u16;
         for (d, &n) in self.bits[bit].iter().enumerate() {
-            if n != NO_CELL {
-                let n = n as usize;
+            if let Some(n) = n.index() {
                 code |= (black.has_bit(n) as u16 | (white.has_bit(n) as u16) << 1) << (2 * d);
             }
         }
@@ -76,10 +73,7 @@ impl Ring {
     fn signature<B: BitSet>(&self, bit: usize, e: &Entry<B>) -> u32 {
         let (mut mask, mut value) = (0u32, 0u32);
         for (d, &n) in self.bits[bit].iter().enumerate() {
-            if n == NO_CELL {
-                continue;
-            }
-            let n = n as usize;
+            let Some(n) = n.index() else { continue };
             let v = if e.empty.has_bit(n) {
                 0
             } else if e.black.has_bit(n) {

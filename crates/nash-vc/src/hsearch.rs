@@ -186,13 +186,16 @@ impl<B: BitSet> VcBuilder<B> {
     }
 
     /// The stones of `color` in `pos` that this builder's set for `color` lacks, when that set
-    /// can be carried over to `pos` (same board, a set closed under the rules, no area limit,
-    /// and a position with all its stones and empty cells: `color`'s stones a subset of those
-    /// of `pos`, the opponent's too); `None` otherwise.
+    /// can be carried over to `pos` (a position given, the same board, a set closed under the
+    /// rules, no area limit, and a position with all its stones and empty cells: `color`'s
+    /// stones a subset of those of `pos`, the opponent's too); `None` otherwise.
     fn new_stones(&self, pos: &Position<B>, color: Color) -> Option<B> {
         let geom = pos.geometry();
         let store = &self.stores[color.index()];
-        let derivable = std::ptr::eq(self.geom, geom) && !self.config.area_limit && !store.stopped;
+        let derivable = self.given
+            && std::ptr::eq(self.geom, geom)
+            && !self.config.area_limit
+            && !store.stopped;
         if !derivable {
             return None;
         }

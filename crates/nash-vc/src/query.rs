@@ -6,7 +6,7 @@ use std::fmt;
 use nash_board::{BitSet, Cell, Color, Geometry};
 
 use crate::hsearch::VcBuilder;
-use crate::store::{SemiEntry, NO_KEY};
+use crate::store::SemiEntry;
 
 /// Whether a connection holds with the opponent moving first (full) or needs its owner to move
 /// first, at the key (semi).
@@ -79,7 +79,7 @@ impl<B: BitSet> VcBuilder<B> {
             .semis(a, b)
             .iter()
             .min_by_key(|s| s.carrier.len())
-            .map(|s| VcWin { key: Some(B::cell_of(s.key as usize)), carrier: s.carrier })
+            .map(|s| VcWin { key: Some(B::cell_of(s.key.bit())), carrier: s.carrier })
     }
 
     /// The opponent of the player to move has already won virtually: the carrier of an
@@ -134,7 +134,7 @@ impl<B: BitSet> VcBuilder<B> {
         let semis = store.semis(a, b).iter().map(move |s: SemiEntry<B>| Connection {
             color,
             ends,
-            kind: ConnectionKind::Semi { key: B::cell_of(s.key as usize) },
+            kind: ConnectionKind::Semi { key: B::cell_of(s.key.bit()) },
             carrier: s.carrier,
         });
         fulls.chain(semis)
@@ -144,10 +144,9 @@ impl<B: BitSet> VcBuilder<B> {
     pub fn all_connections(&self, color: Color) -> Vec<Connection<B>> {
         let mut out = Vec::new();
         self.stores[color.index()].for_each(|a, b, carrier, key| {
-            let kind = if key == NO_KEY {
-                ConnectionKind::Full
-            } else {
-                ConnectionKind::Semi { key: B::cell_of(key as usize) }
+            let kind = match key {
+                None => ConnectionKind::Full,
+                Some(key) => ConnectionKind::Semi { key: B::cell_of(key.bit()) },
             };
             out.push(Connection { color, ends: [B::cell_of(a), B::cell_of(b)], kind, carrier });
         });

@@ -236,7 +236,7 @@ struct Writer<'a, B> {
     empty: B,
     steps: Vec<DerivationStep>,
     made: Vec<Made2<B>>,
-    /// The step written for each record, `u32::MAX` if none yet.
+    /// The step written for each record written so far.
     written: HashMap<u32, u32>,
 }
 

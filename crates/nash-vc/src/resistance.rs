@@ -26,12 +26,10 @@
 //! so adjacency keeps the envelope narrow; long virtual connections widen it). Nodes that no
 //! conductor joins to the source are left out of the system.
 
-use nash_board::{BitSet, Cell, Color, Geometry};
+use nash_board::{BitSet, Cell, Color, Geometry, OptIndex};
 
 use crate::hsearch::VcBuilder;
 
-/// No node.
-const NONE: u16 = u16::MAX;
 /// The resistances that [`Resistance::evaluation`] works with are clamped into
 /// `[MIN_RESISTANCE, MAX_RESISTANCE]`, so a won position or a cut-off player gives a large but
 /// finite evaluation.
@@ -63,8 +61,8 @@ pub struct Resistance<B: BitSet> {
     geom: Option<&'static Geometry<B>>,
     /// The empty cells of the position evaluated last.
     empty: B,
-    /// Per bit index, its node in the circuit being built (`NONE` when cut out).
-    node_of: Vec<u16>,
+    /// Per bit index, its node in the circuit being built (none when cut out).
+    node_of: Vec<OptIndex>,
     /// Per node, its resistance (1 for an empty cell, 0 for a group or an edge).
     node_r: Vec<f64>,
     /// Conductors: ends (nodes) and conductance.
@@ -199,32 +197,58 @@ impl<B: BitSet> Resistance<B> {
         self.flow[ci].resize(cap, 0.0);
         self.power[ci].clear();
         self.power[ci].resize(cap, 0.0);
+        let Some(nodes) = self.number_nodes(geom, vc, color) else {
+            // The player has connected: no circuit to solve.
+            self.resistance[ci] = 0.0;
+            return;
+        };
+        self.wire(geom, vc, color);
+        let Some(comp) = self.source_component(nodes) else {
+            self.resistance[ci] = f64::INFINITY;
+            return;
+        };
+        if !self.solve(nodes, comp) {
+            self.resistance[ci] = f64::INFINITY;
+            return;
+        }
+        self.currents(ci, nodes, comp);
+    }
+
+    /// Numbers the nodes of `color`'s circuit in `node_of`, with their resistances in
+    /// `node_r`: the source and sink edges with the groups touching them (0 and 1), every
+    /// empty cell, and every other group. Returns the number of nodes, or `None` when a group
+    /// touches both edges.
+    fn number_nodes(
+        &mut self,
+        geom: &Geometry<B>,
+        vc: &VcBuilder<B>,
+        color: Color,
+    ) -> Option<usize> {
+        let cap = B::CAPACITY;
         self.node_of.clear();
-        self.node_of.resize(cap, NONE);
+        self.node_of.resize(cap, OptIndex::NONE);
         self.node_r.clear();
         let own = vc.stones(color);
         let empty = self.empty;
         let [e1, e2] = color.edges();
         let (edge1, edge2) = (geom.edge_cells(e1), geom.edge_cells(e2));
         // Nodes 0 and 1 are the source and sink edges with the groups touching them.
-        self.node_of[B::bit_of(Cell::edge(e1))] = 0;
-        self.node_of[B::bit_of(Cell::edge(e2))] = 1;
+        self.node_of[B::bit_of(Cell::edge(e1))] = OptIndex::some(0);
+        self.node_of[B::bit_of(Cell::edge(e2))] = OptIndex::some(1);
         self.node_r.extend([0.0, 0.0]);
         for bit in (empty | own).bits() {
-            if self.node_of[bit] != NONE {
+            if !self.node_of[bit].is_none() {
                 continue;
             }
             if empty.has_bit(bit) {
-                self.node_of[bit] = self.node_r.len() as u16;
+                self.node_of[bit] = OptIndex::some(self.node_r.len() as u16);
                 self.node_r.push(1.0);
                 continue;
             }
             let group = B::from_bit(bit).flood(own);
             let (t1, t2) = (group.intersects(edge1), group.intersects(edge2));
             if t1 && t2 {
-                // The player has connected: no circuit to solve.
-                self.resistance[ci] = 0.0;
-                return;
+                return None;
             }
             let id = if t1 {
                 0
@@ -235,23 +259,28 @@ impl<B: BitSet> Resistance<B> {
                 (self.node_r.len() - 1) as u16
             };
             for b in group.bits() {
-                self.node_of[b] = id;
+                self.node_of[b] = OptIndex::some(id);
             }
         }
-        let nodes = self.node_r.len();
+        Some(self.node_r.len())
+    }
 
+    /// The conductors of `color`'s circuit in `wires`.
+    fn wire(&mut self, geom: &Geometry<B>, vc: &VcBuilder<B>, color: Color) {
+        let empty = self.empty;
         // Adjacency: each empty cell is joined once to each neighbouring node (a group it
         // touches twice is still one contact); a pair of empty cells is joined from its higher
         // cell.
         self.wires.clear();
         let opp = vc.stones(!color);
         for x in empty.bits() {
-            let u = self.node_of[x];
-            let mut seen = [NONE; 8];
+            // Every empty cell is a node.
+            let Some(u) = self.node_of[x].get() else { continue };
+            let mut seen = [0u16; 8];
             let mut len = 0;
             for y in (geom.own_neighbours_of_bit(color, x) - opp).bits() {
-                let v = self.node_of[y];
-                if v == NONE || v == u || (empty.has_bit(y) && y > x) || seen[..len].contains(&v) {
+                let Some(v) = self.node_of[y].get() else { continue };
+                if v == u || (empty.has_bit(y) && y > x) || seen[..len].contains(&v) {
                     continue;
                 }
                 if len < seen.len() {
@@ -271,8 +300,8 @@ impl<B: BitSet> Resistance<B> {
                 if fulls.iter().all(|c| c.is_empty()) {
                     return;
                 }
-                let (u, v) = (node_of[a], node_of[b]);
-                if u == NONE || v == NONE || u == v {
+                let (Some(u), Some(v)) = (node_of[a].get(), node_of[b].get()) else { return };
+                if u == v {
                     return;
                 }
                 let r = node_r[u as usize] + node_r[v as usize] + link_resistance;
@@ -281,8 +310,11 @@ impl<B: BitSet> Resistance<B> {
                 }
             });
         }
+    }
 
-        // Which nodes the source reaches.
+    /// The component of the source (as its root in `parent`), or `None` when the sink is not
+    /// in it.
+    fn source_component(&mut self, nodes: usize) -> Option<u16> {
         self.parent.clear();
         self.parent.extend(0..nodes as u16);
         for i in 0..self.wires.len() {
@@ -296,12 +328,12 @@ impl<B: BitSet> Resistance<B> {
             let r = find(&mut self.parent, n);
             self.parent[n as usize] = r;
         }
-        if self.parent[1] != self.parent[0] {
-            self.resistance[ci] = f64::INFINITY;
-            return;
-        }
-        let comp = self.parent[0];
+        (self.parent[1] == self.parent[0]).then_some(self.parent[0])
+    }
 
+    /// Solves for the voltages of the nodes (in `volt`) of the source's component `comp`;
+    /// `false` if the system is singular.
+    fn solve(&mut self, nodes: usize, comp: u16) -> bool {
         // The Laplacian on the interior nodes (2..), source at voltage 1, sink at 0.
         let m = nodes - 2;
         self.matrix.clear();
@@ -341,14 +373,18 @@ impl<B: BitSet> Resistance<B> {
             }
         }
         if !cholesky(&mut self.matrix, &self.first, m) {
-            self.resistance[ci] = f64::INFINITY;
-            return;
+            return false;
         }
         substitute(&self.matrix, &self.first, m, &mut self.rhs);
-
         self.volt.clear();
         self.volt.extend([1.0, 0.0]);
         self.volt.extend_from_slice(&self.rhs);
+        true
+    }
+
+    /// The resistance of colour `ci`'s circuit and the flow and power of its empty cells, from
+    /// the voltages of the source's component `comp`.
+    fn currents(&mut self, ci: usize, nodes: usize, comp: u16) {
         self.node_flow.clear();
         self.node_flow.resize(nodes, 0.0);
         self.node_power.clear();
@@ -379,8 +415,8 @@ impl<B: BitSet> Resistance<B> {
             return;
         }
         self.resistance[ci] = 1.0 / current;
-        for x in empty.bits() {
-            let n = self.node_of[x] as usize;
+        for x in self.empty.bits() {
+            let Some(n) = self.node_of[x].index() else { continue };
             // The power of a unit-voltage circuit is its current.
             self.flow[ci][x] = (self.node_flow[n] / current).min(1.0);
             self.power[ci][x] = (self.node_power[n] / current).min(1.0);

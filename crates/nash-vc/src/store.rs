@@ -21,24 +21,42 @@ mod templates;
 
 use arena::{drop_supersets, Arenas, PairLists, Span};
 use groups::Groups;
-use pairs::{PairAt, PairIndex};
-use rules::{Engine, Work};
+use pairs::{EndId, PairAt, PairIdx, PairIndex, PerEnd};
+use rules::{Engine, Work, NOT_WRITTEN};
 
-/// The key field of a work item that is a full connection.
-pub(crate) const NO_KEY: u16 = u16::MAX;
+/// The key of a semi connection: the bit index of the empty cell whose stone makes it full.
+/// A full connection has none (`Option<KeyCell>`, as small as a key where it sits in a work
+/// item).
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+pub(crate) struct KeyCell(u16);
 
-/// A semi connection: its carrier (key included) and key (a bit index).
+impl KeyCell {
+    /// The key at the cell of bit index `bit`.
+    #[inline]
+    pub fn new(bit: usize) -> KeyCell {
+        debug_assert!(bit < usize::from(u16::MAX));
+        KeyCell(bit as u16)
+    }
+
+    /// The key's bit index.
+    #[inline]
+    pub fn bit(self) -> usize {
+        usize::from(self.0)
+    }
+}
+
+/// A semi connection: its carrier (key included) and key.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub(crate) struct SemiEntry<B> {
     pub carrier: B,
-    pub key: u16,
+    pub key: KeyCell,
 }
 
 /// The semi connections of one pair of ends: carriers and keys in parallel slices.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Semis<'a, B> {
     pub carriers: &'a [B],
-    pub keys: &'a [u16],
+    pub keys: &'a [KeyCell],
 }
 
 impl<'a, B: Copy> Semis<'a, B> {
@@ -74,11 +92,11 @@ pub(crate) struct Store<B: BitSet> {
     index: PairIndex<B>,
     arena: Arenas<B>,
     /// Per dense id, the ends it has at least one full (semi) connection with.
-    full_nbrs: Vec<B>,
-    semi_nbrs: Vec<B>,
+    full_nbrs: PerEnd<B>,
+    semi_nbrs: PerEnd<B>,
     /// Per dense id, the ends it has a full connection with an empty carrier with (adjacent
     /// ends): the AND rule can add nothing between two such ends.
-    adjacent: Vec<B>,
+    adjacent: PerEnd<B>,
     engine: Engine<B>,
     /// The player's stones.
     pub own: B,
@@ -101,7 +119,7 @@ pub(crate) struct Store<B: BitSet> {
 }
 
 /// Bytes a vector holds on the heap (its capacity).
-fn cap<T>(v: &Vec<T>) -> usize {
+pub(super) fn cap<T>(v: &Vec<T>) -> usize {
     v.capacity() * std::mem::size_of::<T>()
 }
 
@@ -126,9 +144,9 @@ impl<B: BitSet> Store<B> {
             color,
             index: PairIndex::new(),
             arena: Arenas::new(),
-            full_nbrs: Vec::new(),
-            semi_nbrs: Vec::new(),
-            adjacent: Vec::new(),
+            full_nbrs: PerEnd::new(),
+            semi_nbrs: PerEnd::new(),
+            adjacent: PerEnd::new(),
             engine: Engine::new(),
             own: B::EMPTY,
             empty: B::EMPTY,
@@ -167,8 +185,7 @@ impl<B: BitSet> Store<B> {
     /// Empties the neighbour sets, sized for `n` dense ids.
     fn clear_nbrs(&mut self, n: usize) {
         for v in [&mut self.full_nbrs, &mut self.semi_nbrs, &mut self.adjacent] {
-            v.clear();
-            v.resize(n, B::EMPTY);
+            v.reset(n, B::EMPTY);
         }
     }
 
@@ -196,35 +213,35 @@ impl<B: BitSet> Store<B> {
     }
 
     #[inline]
-    fn id(&self, bit: usize) -> usize {
+    fn id(&self, bit: usize) -> EndId {
         self.index.id(bit)
     }
 
     /// The pair index of two distinct dense ids.
     #[inline]
-    fn pair_of_ids(&self, x: usize, y: usize) -> usize {
+    fn pair_of_ids(&self, x: EndId, y: EndId) -> PairIdx {
         self.index.pair_of_ids(x, y)
     }
 
     #[inline]
-    pub fn pair(&self, a: usize, b: usize) -> usize {
+    pub fn pair(&self, a: usize, b: usize) -> PairIdx {
         self.index.pair(a, b)
     }
 
     /// The two ends (bit indices) of a pair index.
     #[inline]
-    fn ends_of(&self, p: usize) -> (usize, usize) {
+    fn ends_of(&self, p: PairIdx) -> (usize, usize) {
         self.index.ends_of(p)
     }
 
     /// The full carriers of a pair index.
     #[inline]
-    fn full_list(&self, p: usize) -> &[B] {
+    fn full_list(&self, p: PairIdx) -> &[B] {
         self.arena.full_list(p)
     }
 
     #[inline]
-    fn semis_at(&self, p: usize) -> Semis<'_, B> {
+    fn semis_at(&self, p: PairIdx) -> Semis<'_, B> {
         self.arena.semis_at(p)
     }
 
@@ -238,9 +255,9 @@ impl<B: BitSet> Store<B> {
     pub fn heap_bytes(&self) -> usize {
         self.index.heap_bytes()
             + self.arena.heap_bytes()
-            + cap(&self.full_nbrs)
-            + cap(&self.semi_nbrs)
-            + cap(&self.adjacent)
+            + self.full_nbrs.heap_bytes()
+            + self.semi_nbrs.heap_bytes()
+            + self.adjacent.heap_bytes()
             + self.engine.heap_bytes()
     }
 
@@ -272,16 +289,15 @@ impl<B: BitSet> Store<B> {
         (self.edge_bits[0], self.edge_bits[1])
     }
 
-    /// Every connection: `(a, b, carrier, key)` with `key == NO_KEY` for a full one.
-    pub fn for_each(&self, mut f: impl FnMut(usize, usize, B, u16)) {
+    /// Every connection: `(a, b, carrier, key)`, no key for a full one.
+    pub fn for_each(&self, mut f: impl FnMut(usize, usize, B, Option<KeyCell>)) {
         for &p in &self.arena.touched {
-            let p = p as usize;
             let (a, b) = self.ends_of(p);
             for &c in self.full_list(p) {
-                f(a, b, c, NO_KEY);
+                f(a, b, c, None);
             }
             for s in self.semis_at(p).iter() {
-                f(a, b, s.carrier, s.key);
+                f(a, b, s.carrier, Some(s.key));
             }
         }
     }
@@ -289,7 +305,6 @@ impl<B: BitSet> Store<B> {
     /// Every pair of ends with a full connection, with its list of full carriers.
     pub fn for_each_full_pair(&self, mut f: impl FnMut(usize, usize, &[B])) {
         for &p in &self.arena.touched {
-            let p = p as usize;
             let list = self.full_list(p);
             if !list.is_empty() {
                 let (a, b) = self.ends_of(p);
@@ -378,7 +393,6 @@ impl<B: BitSet> Store<B> {
         self.arena.forget_pairs();
         self.clear_nbrs(src.index.n);
         for &p in &src.arena.touched {
-            let p = p as usize;
             let (a, b) = src.ends_of(p);
             if removed.has_bit(a) || removed.has_bit(b) {
                 continue;
@@ -399,7 +413,7 @@ impl<B: BitSet> Store<B> {
 
     /// Appends the connections of pair `p` of `src` that avoid `removed` to this store's
     /// arenas, as the list of its pair `p` (the same board, and the pair empty here).
-    fn copy_pair(&mut self, src: &Store<B>, p: usize, removed: B) {
+    fn copy_pair(&mut self, src: &Store<B>, p: PairIdx, removed: B) {
         let (a, b) = src.ends_of(p);
         let l = src.arena.lists[p];
         let arena = &mut self.arena;
@@ -438,7 +452,7 @@ impl<B: BitSet> Store<B> {
                 fulls_done: f_len,
             };
             self.arena.is_touched[p] = true;
-            self.arena.touched.push(p as u32);
+            self.arena.touched.push(p);
         }
     }
 
@@ -449,7 +463,7 @@ impl<B: BitSet> Store<B> {
         self.empty = self.empty.without_bit(s);
         let sb = B::from_bit(s);
         for i in 0..self.arena.touched.len() {
-            let p = self.arena.touched[i] as usize;
+            let p = self.arena.touched[i];
             let (a, b) = self.ends_of(p);
             if a == s || b == s {
                 self.arena.lists[p].fulls.len = 0;
@@ -492,16 +506,15 @@ impl<B: BitSet> Store<B> {
         let renamed = self.groups.join(self.own, sb);
         self.engine.pending.clear();
         for i in 0..self.arena.touched.len() {
-            let p = self.arena.touched[i] as usize;
+            let p = self.arena.touched[i];
             self.lift_pair(p, sb, renamed);
         }
         for i in 0..self.engine.pending.len() {
             let w = self.engine.pending[i];
-            if w.key == NO_KEY {
-                self.add_full(w.a as usize, w.b as usize, w.carrier);
-            } else {
-                self.add_semi(w.a as usize, w.b as usize, w.carrier, w.key as usize);
-            }
+            match w.key {
+                None => self.add_full(w.a as usize, w.b as usize, w.carrier),
+                Some(key) => self.add_semi(w.a as usize, w.b as usize, w.carrier, key),
+            };
         }
         // The stones' own adjacencies (already inherited from each stone as an empty end, but
         // a move by fill-in may land on a cell outside the previous ends).
@@ -524,7 +537,7 @@ impl<B: BitSet> Store<B> {
     /// The part of [`Store::own_stones`] for pair `p`: the connections that use a new stone
     /// of `sb` or end at a renamed end of `renamed` leave the list for the pending queue,
     /// renamed, carriers without the stones, semis keyed at one made full.
-    fn lift_pair(&mut self, p: usize, sb: B, renamed: B) {
+    fn lift_pair(&mut self, p: PairIdx, sb: B, renamed: B) {
         let (a, b) = self.ends_of(p);
         // An end that was a new stone changes kind (empty cell to group) even when it
         // keeps its name, so every connection at a renamed end goes through the rules again.
@@ -540,8 +553,8 @@ impl<B: BitSet> Store<B> {
             if moved || c.intersects(sb) {
                 if na != nb {
                     let carrier = c - sb;
-                    let w = Work { a: na as u16, b: nb as u16, carrier, key: NO_KEY, at: u32::MAX };
-                    pending.push(w);
+                    let (a, b) = (na as u16, nb as u16);
+                    pending.push(Work { a, b, carrier, key: None, at: NOT_WRITTEN });
                 }
             } else {
                 arena.fulls[l.fulls.off as usize + wf] = c;
@@ -552,9 +565,9 @@ impl<B: BitSet> Store<B> {
             let (c, k) = (arena.semis[r], arena.keys[r]);
             if moved || c.intersects(sb) {
                 if na != nb {
-                    let key = if sb.has_bit(k as usize) { NO_KEY } else { k };
-                    let carrier = c - sb;
-                    pending.push(Work { a: na as u16, b: nb as u16, carrier, key, at: u32::MAX });
+                    let key = (!sb.has_bit(k.bit())).then_some(k);
+                    let (a, b, carrier) = (na as u16, nb as u16, c - sb);
+                    pending.push(Work { a, b, carrier, key, at: NOT_WRITTEN });
                 }
             } else {
                 arena.semis[l.semis.off as usize + ws] = c;
@@ -658,7 +671,7 @@ impl<B: BitSet> Store<B> {
         }
         let fulls = self.arena.lists[p].fulls;
         let at = fulls.off + fulls.len - 1;
-        self.engine.queue.push(Work { a: a as u16, b: b as u16, carrier, key: NO_KEY, at });
+        self.engine.queue.push(Work { a: a as u16, b: b as u16, carrier, key: None, at });
         self.stats.added += 1;
         if self.config.early_stop && self.is_edge_pair(a, b) {
             self.stopped = true;
@@ -668,17 +681,17 @@ impl<B: BitSet> Store<B> {
 
     /// Adds a semi connection unless a known full or semi connection's carrier is a subset of
     /// its carrier; drops the semis it makes non-minimal. Returns whether it was added.
-    pub fn add_semi(&mut self, a: usize, b: usize, carrier: B, key: usize) -> bool {
+    pub fn add_semi(&mut self, a: usize, b: usize, carrier: B, key: KeyCell) -> bool {
         let at = self.index.at(a, b);
         self.add_semi_at(at, carrier, key)
     }
 
     /// [`Store::add_semi`] with the pair index and the ends' dense ids already known (one pass
     /// over the semis, as in [`Store::add_full_at`]).
-    fn add_semi_at(&mut self, at: PairAt, carrier: B, key: usize) -> bool {
+    fn add_semi_at(&mut self, at: PairAt, carrier: B, key: KeyCell) -> bool {
         let PairAt { p, a, b, ia, ib } = at;
         debug_assert!(a != b);
-        debug_assert!(carrier.has_bit(key));
+        debug_assert!(carrier.has_bit(key.bit()));
         debug_assert!(!carrier.has_bit(a) && !carrier.has_bit(b));
         let l = self.arena.lists[p];
         if l.fulls.len > 0
@@ -699,7 +712,7 @@ impl<B: BitSet> Store<B> {
                 return false;
             }
         }
-        self.arena.push_semi(p, carrier, key as u16, self.config.max_semis);
+        self.arena.push_semi(p, carrier, key, self.config.max_semis);
         if let Some(r) = self.recorder.as_deref_mut() {
             r.added(a, b, carrier, false);
         }
@@ -711,7 +724,8 @@ impl<B: BitSet> Store<B> {
         } else {
             let semis = self.arena.lists[p].semis;
             let at = semis.off + semis.len - 1;
-            self.engine.queue.push(Work { a: a as u16, b: b as u16, carrier, key: key as u16, at });
+            let key = Some(key);
+            self.engine.queue.push(Work { a: a as u16, b: b as u16, carrier, key, at });
         }
         self.stats.added += 1;
         if self.config.early_stop && self.engine.to_move && self.is_edge_pair(a, b) {
@@ -735,7 +749,7 @@ mod tests {
 
     use super::*;
 
-    type Conns = Vec<(usize, usize, u128, u16)>;
+    type Conns = Vec<(usize, usize, u128, Option<KeyCell>)>;
 
     fn conns(s: &Store<Bitboard>) -> Conns {
         let mut out = Vec::new();

@@ -7,7 +7,8 @@
 
 use nash_board::BitSet;
 
-use super::Semis;
+use super::pairs::{PairIdx, PerPair};
+use super::{KeyCell, Semis};
 
 /// Where one pair's list lives in its arena: `len` entries from `off`, room for `cap`.
 #[derive(Clone, Copy, Default, Debug)]
@@ -94,33 +95,31 @@ fn grow<T: Copy + Default>(arena: &mut Vec<T>, span: &mut Span, limit: Option<us
 /// from the semi carriers, so a semi takes 16 + 2 bytes instead of a padded 32).
 #[derive(Debug)]
 pub(super) struct Arenas<B> {
-    pub lists: Vec<PairLists>,
+    pub lists: PerPair<PairLists>,
     pub fulls: Vec<B>,
     pub semis: Vec<B>,
-    pub keys: Vec<u16>,
+    pub keys: Vec<KeyCell>,
     /// Pair indices that may hold connections.
-    pub touched: Vec<u32>,
-    pub is_touched: Vec<bool>,
+    pub touched: Vec<PairIdx>,
+    pub is_touched: PerPair<bool>,
 }
 
 impl<B: BitSet> Arenas<B> {
     pub fn new() -> Arenas<B> {
         Arenas {
-            lists: Vec::new(),
+            lists: PerPair::new(),
             fulls: Vec::new(),
             semis: Vec::new(),
             keys: Vec::new(),
             touched: Vec::new(),
-            is_touched: Vec::new(),
+            is_touched: PerPair::new(),
         }
     }
 
     /// Sizes the headers for `pairs` pair indices, every list empty.
     pub fn resize(&mut self, pairs: usize) {
-        self.lists.clear();
-        self.lists.resize(pairs, PairLists::default());
-        self.is_touched.clear();
-        self.is_touched.resize(pairs, false);
+        self.lists.reset(pairs, PairLists::default());
+        self.is_touched.reset(pairs, false);
         self.touched.clear();
         self.clear_arenas();
     }
@@ -139,7 +138,6 @@ impl<B: BitSet> Arenas<B> {
             self.is_touched.fill(false);
         } else {
             for &p in &self.touched {
-                let p = p as usize;
                 self.lists[p] = PairLists::default();
                 self.is_touched[p] = false;
             }
@@ -149,21 +147,21 @@ impl<B: BitSet> Arenas<B> {
     }
 
     #[inline]
-    pub fn touch(&mut self, p: usize) {
+    pub fn touch(&mut self, p: PairIdx) {
         if !self.is_touched[p] {
             self.is_touched[p] = true;
-            self.touched.push(p as u32);
+            self.touched.push(p);
         }
     }
 
     /// The full carriers of a pair index.
     #[inline]
-    pub fn full_list(&self, p: usize) -> &[B] {
+    pub fn full_list(&self, p: PairIdx) -> &[B] {
         &self.fulls[self.lists[p].fulls.range()]
     }
 
     #[inline]
-    pub fn semis_at(&self, p: usize) -> Semis<'_, B> {
+    pub fn semis_at(&self, p: PairIdx) -> Semis<'_, B> {
         let r = self.lists[p].semis.range();
         Semis { carriers: &self.semis[r.clone()], keys: &self.keys[r] }
     }
@@ -171,7 +169,7 @@ impl<B: BitSet> Arenas<B> {
     /// Appends a full carrier to the list of pair `p` (room is made as needed, at most
     /// `limit` entries a block).
     #[inline]
-    pub fn push_full(&mut self, p: usize, carrier: B, limit: Option<usize>) {
+    pub fn push_full(&mut self, p: PairIdx, carrier: B, limit: Option<usize>) {
         let span = &mut self.lists[p].fulls;
         grow(&mut self.fulls, span, limit);
         self.fulls[(span.off + span.len) as usize] = carrier;
@@ -181,7 +179,7 @@ impl<B: BitSet> Arenas<B> {
     /// Appends a semi to the list of pair `p` (room is made as needed, at most `limit` entries
     /// a block).
     #[inline]
-    pub fn push_semi(&mut self, p: usize, carrier: B, key: u16, limit: Option<usize>) {
+    pub fn push_semi(&mut self, p: PairIdx, carrier: B, key: KeyCell, limit: Option<usize>) {
         let span = &mut self.lists[p].semis;
         if span.len == span.cap {
             let mut keys = *span;
@@ -198,7 +196,7 @@ impl<B: BitSet> Arenas<B> {
     /// Keeps the full carriers of pair `p` for which `keep` holds, in order. Only between
     /// runs of the rules, when every full has been combined.
     #[inline]
-    pub fn retain_fulls(&mut self, p: usize, mut keep: impl FnMut(B) -> bool) {
+    pub fn retain_fulls(&mut self, p: PairIdx, mut keep: impl FnMut(B) -> bool) {
         let lists = &mut self.lists[p];
         let span = &mut lists.fulls;
         let base = span.off as usize;
@@ -216,7 +214,7 @@ impl<B: BitSet> Arenas<B> {
 
     /// Keeps the semis of pair `p` for which `keep` holds, in order.
     #[inline]
-    pub fn retain_semis(&mut self, p: usize, mut keep: impl FnMut(B, u16) -> bool) {
+    pub fn retain_semis(&mut self, p: PairIdx, mut keep: impl FnMut(B, KeyCell) -> bool) {
         let span = &mut self.lists[p].semis;
         let base = span.off as usize;
         let mut w = 0;
@@ -236,7 +234,7 @@ impl<B: BitSet> Arenas<B> {
     pub fn compact_if_sparse(&mut self) {
         let (mut live_f, mut live_s) = (0usize, 0usize);
         for &p in &self.touched {
-            let l = self.lists[p as usize];
+            let l = self.lists[p];
             live_f += l.fulls.cap as usize;
             live_s += l.semis.cap as usize;
         }
@@ -254,7 +252,7 @@ impl<B: BitSet> Arenas<B> {
     pub fn compact(&mut self) {
         let (mut fa, mut sa, mut ka) = (Vec::new(), Vec::new(), Vec::new());
         for &p in &self.touched {
-            let l = &mut self.lists[p as usize];
+            let l = &mut self.lists[p];
             let off = fa.len();
             fa.extend_from_slice(&self.fulls[l.fulls.range()]);
             l.fulls = Span { off: off as u32, len: l.fulls.len, cap: l.fulls.len };
@@ -272,7 +270,7 @@ impl<B: BitSet> Arenas<B> {
     pub fn counts(&self) -> (usize, usize) {
         let mut out = (0, 0);
         for &p in &self.touched {
-            let l = self.lists[p as usize];
+            let l = self.lists[p];
             out.0 += l.fulls.len as usize;
             out.1 += l.semis.len as usize;
         }
@@ -282,11 +280,11 @@ impl<B: BitSet> Arenas<B> {
     /// Bytes the arenas and headers hold on the heap (the capacity of their buffers).
     pub fn heap_bytes(&self) -> usize {
         use super::cap;
-        cap(&self.lists)
+        self.lists.heap_bytes()
             + cap(&self.fulls)
             + cap(&self.semis)
             + cap(&self.keys)
             + cap(&self.touched)
-            + cap(&self.is_touched)
+            + self.is_touched.heap_bytes()
     }
 }

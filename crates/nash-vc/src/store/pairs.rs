@@ -1,13 +1,94 @@
-//! The index spaces of a connection set: a dense id per cell or edge of the board, and a pair
-//! index per unordered pair of distinct dense ids (the upper triangle), with the tables that
-//! map between them and the bitboard index.
+//! The index spaces of a connection set: a dense id ([`EndId`]) per cell or edge of the board,
+//! and a pair index ([`PairIdx`]) per unordered pair of distinct dense ids (the upper
+//! triangle), with the tables that map between them and the bitboard index, and the tables
+//! that only their own kind of index reads ([`PerEnd`], [`PerPair`]). Ends themselves are bit
+//! indices (`usize`), as everywhere the board's bitsets are read.
+
+use std::ops::{Index, IndexMut};
 
 use nash_board::{BitSet, Geometry};
+
+/// A dense id: an end's place among the cells and edges of the board, `0..n`.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Debug)]
+pub(crate) struct EndId(u16);
+
+/// A pair index: one unordered pair of distinct dense ids.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) struct PairIdx(u32);
+
+impl PairIdx {
+    #[inline]
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+/// A table with one entry per dense id, read only with an [`EndId`].
+#[derive(Clone, Debug, Default)]
+pub(super) struct PerEnd<T>(Vec<T>);
+
+/// A table with one entry per pair index, read only with a [`PairIdx`].
+#[derive(Clone, Debug, Default)]
+pub(super) struct PerPair<T>(Vec<T>);
+
+macro_rules! table {
+    ($table:ident, $idx:ident) => {
+        impl<T: Clone> $table<T> {
+            pub const fn new() -> $table<T> {
+                $table(Vec::new())
+            }
+
+            /// Every entry `value`, `len` of them.
+            pub fn reset(&mut self, len: usize, value: T) {
+                self.0.clear();
+                self.0.resize(len, value);
+            }
+
+            /// Bytes the table holds on the heap.
+            pub fn heap_bytes(&self) -> usize {
+                super::cap(&self.0)
+            }
+        }
+
+        impl<T> Index<$idx> for $table<T> {
+            type Output = T;
+
+            #[inline]
+            fn index(&self, i: $idx) -> &T {
+                &self.0[i.0 as usize]
+            }
+        }
+
+        impl<T> IndexMut<$idx> for $table<T> {
+            #[inline]
+            fn index_mut(&mut self, i: $idx) -> &mut T {
+                &mut self.0[i.0 as usize]
+            }
+        }
+    };
+}
+
+table!(PerEnd, EndId);
+table!(PerPair, PairIdx);
+
+impl<T: Clone> PerPair<T> {
+    /// Number of pair indices.
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    pub fn fill(&mut self, value: T) {
+        self.0.fill(value);
+    }
+}
+
+/// What the id table holds for a bit off the board (never asked for).
+const OFF_BOARD: u16 = u16::MAX;
 
 /// The dense ids and pair indices of one board.
 #[derive(Debug)]
 pub(super) struct PairIndex<B: BitSet> {
-    /// Dense ids: per bit index, the id of that cell or edge (`u16::MAX` off the board).
+    /// Dense ids: per bit index, the id of that cell or edge ([`OFF_BOARD`] off the board).
     id_of: B::Table,
     /// Number of dense ids (cells of the board plus the four edges).
     pub n: usize,
@@ -50,7 +131,7 @@ impl<B: BitSet> PairIndex<B> {
         }
         let mut bit_of = vec![0u16; n];
         let ids = self.id_of.as_mut();
-        ids.fill(u16::MAX);
+        ids.fill(OFF_BOARD);
         for (next, c) in (geom.cells() | B::EDGES).into_iter().enumerate() {
             let bit = B::bit_of(c);
             ids[bit] = next as u16;
@@ -78,27 +159,29 @@ impl<B: BitSet> PairIndex<B> {
 
     /// The dense id of a bit index on the board.
     #[inline]
-    pub fn id(&self, bit: usize) -> usize {
-        self.id_of.as_ref()[bit] as usize
+    pub fn id(&self, bit: usize) -> EndId {
+        let id = self.id_of.as_ref()[bit];
+        debug_assert!(id != OFF_BOARD, "bit {bit} is off the board");
+        EndId(id)
     }
 
     /// The pair index of two distinct dense ids.
     #[inline]
-    pub fn pair_of_ids(&self, x: usize, y: usize) -> usize {
+    pub fn pair_of_ids(&self, x: EndId, y: EndId) -> PairIdx {
         let (lo, hi) = if x < y { (x, y) } else { (y, x) };
-        self.row[lo].wrapping_add(hi as u32) as usize
+        PairIdx(self.row[lo.0 as usize].wrapping_add(u32::from(hi.0)))
     }
 
     /// The pair index of two distinct ends (bit indices).
     #[inline]
-    pub fn pair(&self, a: usize, b: usize) -> usize {
+    pub fn pair(&self, a: usize, b: usize) -> PairIdx {
         self.pair_of_ids(self.id(a), self.id(b))
     }
 
     /// The two ends (bit indices) of a pair index.
     #[inline]
-    pub fn ends_of(&self, p: usize) -> (usize, usize) {
-        let [a, b] = self.ends[p];
+    pub fn ends_of(&self, p: PairIdx) -> (usize, usize) {
+        let [a, b] = self.ends[p.index()];
         (a as usize, b as usize)
     }
 
@@ -112,11 +195,11 @@ impl<B: BitSet> PairIndex<B> {
 /// connection is made, their dense ids and the pair index.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct PairAt {
-    pub p: usize,
+    pub p: PairIdx,
     pub a: usize,
     pub b: usize,
-    pub ia: usize,
-    pub ib: usize,
+    pub ia: EndId,
+    pub ib: EndId,
 }
 
 impl<B: BitSet> PairIndex<B> {

@@ -7,7 +7,8 @@
 
 use nash_board::BitSet;
 
-use super::{BitExt, PairAt, Store, NO_KEY};
+use super::pairs::{PairIdx, PerPair};
+use super::{BitExt, KeyCell, PairAt, Store};
 use crate::config::OrLimit;
 use crate::record::{Key, Origin};
 
@@ -17,11 +18,16 @@ pub(super) struct Work<B> {
     pub a: u16,
     pub b: u16,
     pub carrier: B,
-    pub key: u16,
-    /// Where the connection was written in its arena (`u32::MAX` if nowhere yet): while it is
-    /// still there, [`Store::run`] knows it live without scanning the pair's list.
+    /// The key of a semi; none for a full connection.
+    pub key: Option<KeyCell>,
+    /// Where the connection was written in its arena ([`NOT_WRITTEN`] if nowhere yet): while
+    /// it is still there, [`Store::run`] knows it live without scanning the pair's list.
     pub at: u32,
 }
+
+/// The place of a work item not written in an arena: beyond every arena, so the test of the
+/// written place fails by itself.
+pub(super) const NOT_WRITTEN: u32 = u32::MAX;
 
 /// The rule engine's state: the work queues and the OR rule's buffers, reused from run to run.
 #[derive(Debug)]
@@ -29,8 +35,8 @@ pub(super) struct Engine<B> {
     pub queue: Vec<Work<B>>,
     /// Pairs whose semis changed since their last OR pass, first in first out, when the OR
     /// rule runs once per pair ([`Store::batch_or`]); `or_queued` marks them per pair index.
-    or_pairs: Vec<u32>,
-    or_queued: Vec<bool>,
+    or_pairs: Vec<PairIdx>,
+    or_queued: PerPair<bool>,
     /// The OR rule's operands, its results, the results of its relaxed search and the suffix
     /// intersections of its operands.
     or_buf: Vec<B>,
@@ -49,7 +55,7 @@ impl<B: BitSet> Engine<B> {
         Engine {
             queue: Vec::new(),
             or_pairs: Vec::new(),
-            or_queued: Vec::new(),
+            or_queued: PerPair::new(),
             or_buf: Vec::new(),
             or_out: Vec::new(),
             or_relaxed: Vec::new(),
@@ -61,17 +67,16 @@ impl<B: BitSet> Engine<B> {
 
     /// Sizes the per-pair marks for `pairs` pair indices, none queued.
     pub fn resize(&mut self, pairs: usize) {
-        self.or_queued.clear();
-        self.or_queued.resize(pairs, false);
+        self.or_queued.reset(pairs, false);
         self.or_pairs.clear();
     }
 
     /// Queues pair `p` for an OR pass unless it waits for one already.
     #[inline]
-    pub fn queue_or(&mut self, p: usize) {
+    pub fn queue_or(&mut self, p: PairIdx) {
         if !self.or_queued[p] {
             self.or_queued[p] = true;
-            self.or_pairs.push(p as u32);
+            self.or_pairs.push(p);
         }
     }
 
@@ -80,7 +85,7 @@ impl<B: BitSet> Engine<B> {
         use super::cap;
         cap(&self.queue)
             + cap(&self.or_pairs)
-            + cap(&self.or_queued)
+            + self.or_queued.heap_bytes()
             + cap(&self.or_buf)
             + cap(&self.or_out)
             + cap(&self.or_suffix)
@@ -95,7 +100,7 @@ enum AndGives<B> {
     Full,
     /// A semi keyed at `key`, with `extra` added to the carrier (the midpoint when it is an
     /// empty cell).
-    Semi { key: usize, extra: B },
+    Semi { key: KeyCell, extra: B },
 }
 
 impl<B: BitSet> Store<B> {
@@ -136,8 +141,8 @@ impl<B: BitSet> Store<B> {
                 // semis changed, which may queue new fulls.
                 let Some(&p) = self.engine.or_pairs.get(or_head) else { break };
                 or_head += 1;
-                self.engine.or_queued[p as usize] = false;
-                self.or_pass(p as usize);
+                self.engine.or_queued[p] = false;
+                self.or_pass(p);
                 continue;
             }
             if head >= 1024 && 2 * head >= self.engine.queue.len() {
@@ -152,7 +157,7 @@ impl<B: BitSet> Store<B> {
             // Carriers in a list are distinct (an antichain), so one match decides; the place
             // the connection was written is looked at first.
             let at = w.at as usize;
-            if w.key == NO_KEY {
+            let Some(key) = w.key else {
                 let span = self.arena.lists[p].fulls;
                 let found = if span.range().contains(&at) && self.arena.fulls[at] == w.carrier {
                     Some(at - span.off as usize)
@@ -165,26 +170,27 @@ impl<B: BitSet> Store<B> {
                     *done = (*done).max(i as u32 + 1);
                     self.full_rules(a, b, w.carrier);
                 }
+                continue;
+            };
+            let span = self.arena.lists[p].semis;
+            let live = if span.range().contains(&at) && self.arena.semis[at] == w.carrier {
+                self.arena.keys[at] == key
             } else {
-                let span = self.arena.lists[p].semis;
-                let live = if span.range().contains(&at) && self.arena.semis[at] == w.carrier {
-                    self.arena.keys[at] == w.key
-                } else {
-                    let semis = self.semis_at(p);
-                    semis
-                        .carriers
-                        .iter()
-                        .position(|&c| c == w.carrier)
-                        .is_some_and(|i| semis.keys[i] == w.key)
-                };
-                if live {
-                    self.semi_rules(a, b, w.carrier, w.key as usize);
-                }
+                let semis = self.semis_at(p);
+                semis
+                    .carriers
+                    .iter()
+                    .position(|&c| c == w.carrier)
+                    .is_some_and(|i| semis.keys[i] == key)
+            };
+            if live {
+                self.semi_rules(a, b, w.carrier, key);
             }
         }
         self.engine.queue.clear();
-        for &p in &self.engine.or_pairs[or_head..] {
-            self.engine.or_queued[p as usize] = false;
+        for i in or_head..self.engine.or_pairs.len() {
+            let p = self.engine.or_pairs[i];
+            self.engine.or_queued[p] = false;
         }
         self.engine.or_pairs.clear();
     }
@@ -204,7 +210,7 @@ impl<B: BitSet> Store<B> {
                 continue;
             };
             let gives = if empty_mid {
-                AndGives::Semi { key: m, extra: B::from_bit(m) }
+                AndGives::Semi { key: KeyCell::new(m), extra: B::from_bit(m) }
             } else {
                 AndGives::Full
             };
@@ -225,7 +231,7 @@ impl<B: BitSet> Store<B> {
                         if other.intersects(carrier) || other.has_bit(o) {
                             continue;
                         }
-                        let key = self.arena.keys[i] as usize;
+                        let key = self.arena.keys[i];
                         if self.recorder.is_some() {
                             let l = Key::new(o, m, carrier, true);
                             self.origin(Origin::And(l, Key::new(m, z, other, false)));
@@ -321,7 +327,7 @@ impl<B: BitSet> Store<B> {
     /// `gives` says): it has a full connection inside `carrier`, or, when the combinations are
     /// semis, a semi inside `carrier` and the midpoint. What dominates stays dominated while
     /// connections are added (a dropped carrier is dropped for a smaller one).
-    fn dominated(&self, q: usize, carrier: B, gives: AndGives<B>) -> bool {
+    fn dominated(&self, q: PairIdx, carrier: B, gives: AndGives<B>) -> bool {
         if self.full_list(q).iter().any(|c| c.is_subset(carrier)) {
             return true;
         }
@@ -336,7 +342,7 @@ impl<B: BitSet> Store<B> {
 
     /// The OR rule over the semis of `(a, b)` including the new one, and the AND rule with the
     /// new semi as one operand at a group or edge.
-    fn semi_rules(&mut self, a: usize, b: usize, carrier: B, key: usize) {
+    fn semi_rules(&mut self, a: usize, b: usize, carrier: B, key: KeyCell) {
         self.or_rule(a, b, carrier);
         if self.stopped || !self.config.semi_and {
             return;
@@ -412,7 +418,7 @@ impl<B: BitSet> Store<B> {
     /// semis together share a cell there is nothing to search), and the ends' captured sets
     /// (with them, the semis need only meet inside those, a single semi too, and a set that
     /// does gives a full over its union and the captured sets).
-    fn or_gather(&mut self, p: usize, a: usize, b: usize, new: Option<B>) -> (B, B) {
+    fn or_gather(&mut self, p: PairIdx, a: usize, b: usize, new: Option<B>) -> (B, B) {
         self.engine.or_buf.clear();
         self.engine.or_out.clear();
         let mut all = new.unwrap_or(B::AREA);
@@ -427,7 +433,7 @@ impl<B: BitSet> Store<B> {
 
     /// Adds the fulls in `or_out`, which the OR rule made from the semis in `or_buf` (and
     /// `newest`, the new semi when it is not among them), to pair `p` of ends `a` and `b`.
-    fn add_or_fulls(&mut self, p: usize, a: usize, b: usize, newest: Option<B>) {
+    fn add_or_fulls(&mut self, p: PairIdx, a: usize, b: usize, newest: Option<B>) {
         if self.engine.or_out.is_empty() {
             return;
         }
@@ -450,7 +456,7 @@ impl<B: BitSet> Store<B> {
 
     /// The greedy OR rule over every semi of pair `p`: once for all the semis that came since
     /// the last pass ([`Store::batch_or`]), or for one new semi with the semi AND rule on.
-    fn or_pass(&mut self, p: usize) {
+    fn or_pass(&mut self, p: PairIdx) {
         let (a, b) = self.ends_of(p);
         let (all, cap) = self.or_gather(p, a, b, None);
         if self.engine.or_buf.is_empty() {
@@ -477,7 +483,7 @@ impl<B: BitSet> Store<B> {
     /// full), the semis that avoid it are taken one by one while each shrinks the running
     /// intersection; if that empties it (or leaves only cells of the ends' captured sets `cap`),
     /// the union is a new full carrier, pushed to `or_out`, and only cells in it stay candidates.
-    fn or_greedy(&mut self, p: usize, cap: B) {
+    fn or_greedy(&mut self, p: PairIdx, cap: B) {
         let mut cands = B::AREA;
         for &f in &self.arena.fulls[self.arena.lists[p].fulls.range()] {
             cands &= f;
@@ -614,6 +620,18 @@ mod tests {
             }
         }
         out
+    }
+
+    /// The optional key and the place of a work item fit beside its ends in the padding of
+    /// the carrier's alignment: an item is its carrier and 16 bytes, as with a bare `u16` key.
+    #[test]
+    fn a_work_item_is_its_carrier_and_sixteen_bytes() {
+        use nash_board::{TinyBitboard, WideBitboard};
+        use std::mem::size_of;
+        assert_eq!(size_of::<Work<Bitboard>>(), size_of::<Bitboard>() + 16);
+        assert_eq!(size_of::<Work<TinyBitboard>>(), size_of::<TinyBitboard>() + 16);
+        assert_eq!(size_of::<Work<WideBitboard>>(), size_of::<WideBitboard>() + 16);
+        assert_eq!(size_of::<Option<KeyCell>>(), 4);
     }
 
     proptest::proptest! {
