@@ -98,7 +98,7 @@ pub(crate) struct Config {
     pub(crate) solver: bool,
     /// Virtual AMAF playouts from the move order of the knowledge pipeline (0: none).
     pub(crate) prior: f64,
-    /// The weight of the circuit's evaluation (Anshelevich 2000 s.2) in the value of a node
+    /// The weight of the circuit's evaluation (Anshelevich 2000 s.3) in the value of a node
     /// the knowledge has analysed (0: none), by implicit minimax backups (Lanctot et al.
     /// 2014): the win rate `1 / (1 + exp(-e / vscale))` for the evaluation `e` of the node's
     /// mover, replaced by the minimax of its children's once they have theirs, is mixed into

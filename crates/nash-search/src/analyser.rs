@@ -59,7 +59,7 @@ impl<B: BitSet> Analyser<B> {
         self.pipe.order(pos, moves, out);
     }
 
-    /// The electric circuit's evaluation (Anshelevich 2000 s.2: the natural log of the
+    /// The electric circuit's evaluation (Anshelevich 2000 s.3: the natural log of the
     /// opponent's resistance over the mover's, on the connections of the analysis) for the
     /// player to move of the position last analysed, once [`Analyser::order`] has ordered its
     /// moves by the circuit; `None` with another ordering, or for a decided position.

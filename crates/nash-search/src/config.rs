@@ -201,7 +201,7 @@ pub enum MoveOrdering {
     /// By H-search scores (connections a cell takes part in), then centre.
     HScore,
     /// By the current through each cell in both players' electric circuits, virtual
-    /// connections included (Anshelevich 2000 s.2 and s.6; Benzene's DFPN ordering), then
+    /// connections included (Anshelevich 2000 s.3 and s.4; Benzene's DFPN ordering), then
     /// H-score, then centre. On the 6x6 and 7x7 openings it needs fewer nodes and less time
     /// than H-score alone (docs/vc.md).
     #[default]

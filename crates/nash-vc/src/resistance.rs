@@ -1,4 +1,4 @@
-//! The electric-circuit evaluation of a Hex position (Anshelevich 2000 s.2 and s.6; the
+//! The electric-circuit evaluation of a Hex position (Anshelevich 2000 s.3 and s.4; the
 //! resistance evaluation of Six and Benzene): each player's board is a circuit between that
 //! player's two edges, virtual connections add wires, and the current through each empty cell
 //! ranks the moves.
@@ -9,7 +9,7 @@
 //! nodes are joined by a conductor of conductance `1 / (r(a) + r(b))` (one unit per empty cell
 //! the current crosses). Each pair of ends with a full virtual connection whose carrier is not
 //! empty gets one more conductor of conductance `vc_weight / (r(a) + r(b) + link_resistance)`:
-//! the owner can link the two ends whatever the opponent does, which Anshelevich 2000 s.6 uses to
+//! the owner can link the two ends whatever the opponent does, which Anshelevich 2000 s.4 uses to
 //! make the circuit see further than adjacency. The link resistance keeps a connection between
 //! two groups finite (it would otherwise merge them, and a carrier can still be intruded upon,
 //! which costs the owner a reply); one pair gets one conductor however many connections it has,
@@ -41,7 +41,7 @@ const MAX_RESISTANCE: f64 = 1e6;
 #[derive(Clone, Copy, PartialEq, Debug)]
 pub struct ResistanceConfig {
     /// Conductance factor of a virtual connection's conductor; 0 leaves connections out and
-    /// gives the plain adjacency circuit of Anshelevich 2000 s.2.
+    /// gives the plain adjacency circuit of Anshelevich 2000 s.3.
     pub vc_weight: f64,
     /// The resistance of a virtual connection's conductor on top of its ends' resistances.
     pub link_resistance: f64,
@@ -175,7 +175,7 @@ impl<B: BitSet> Resistance<B> {
         self.resistance[color.index()]
     }
 
-    /// The evaluation for `color` (Anshelevich 2000 s.2): the natural log of the opponent's
+    /// The evaluation for `color` (Anshelevich 2000 s.3): the natural log of the opponent's
     /// resistance over `color`'s, positive when `color` is better connected. Resistances are
     /// clamped into `[1e-6, 1e6]`, so the value is always finite (at most about 27.6 in size).
     pub fn evaluation(&self, color: Color) -> f64 {
@@ -291,7 +291,7 @@ impl<B: BitSet> Resistance<B> {
                 self.wires.push((u, v, g));
             }
         }
-        // Virtual connections (Anshelevich 2000 s.6): one conductor per pair of ends.
+        // Virtual connections (Anshelevich 2000 s.4): one conductor per pair of ends.
         if self.config.vc_weight > 0.0 {
             let ResistanceConfig { vc_weight, link_resistance } = self.config;
             let (node_of, node_r, wires) = (&self.node_of, &self.node_r, &mut self.wires);

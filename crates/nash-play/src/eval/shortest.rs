@@ -2,7 +2,7 @@
 //! edges, and the greedy move choice built on it.
 //!
 //! This is the classic "shortest path" evaluation used by early Hex programs (a one-distance,
-//! where Anshelevich 2000 s.2 and Horrell et al. use two-distance or resistance): a move is good
+//! where Anshelevich 2000 s.3 and Horrell et al. use two-distance or resistance): a move is good
 //! when it lengthens the opponent's shortest path and shortens ours.
 
 use std::collections::VecDeque;
