@@ -48,6 +48,8 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+#[cfg(feature = "count-allocations")]
+pub mod alloc_count;
 mod any;
 mod bitboard;
 mod cell;

@@ -2,48 +2,14 @@
 //! stay finite on every board size, values are antisymmetric, and evaluating allocates nothing
 //! once the buffers are warm.
 
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::cell::Cell as StdCell;
-
+use nash_board::alloc_count::{allocations, CountingAllocator};
 use nash_board::{BitSet, Bitboard, Cell, Color, Position, Symmetry, WideBitboard};
 use nash_play::eval::{EvalKind, Evaluator, WIN};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
-/// Counts the allocations of the current thread, so tests running beside it do not disturb it.
-struct Counting;
-
-thread_local! {
-    static ALLOCATIONS: StdCell<u64> = const { StdCell::new(0) };
-}
-
-// SAFETY: every call is forwarded to the system allocator unchanged; the counter is a
-// thread-local `Cell` with a const initialiser, which never allocates.
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        let _ = ALLOCATIONS.try_with(|n| n.set(n.get() + 1));
-        // SAFETY: the caller's contract is passed on.
-        unsafe { System.alloc(layout) }
-    }
-
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        // SAFETY: the caller's contract is passed on.
-        unsafe { System.dealloc(ptr, layout) }
-    }
-
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        let _ = ALLOCATIONS.try_with(|n| n.set(n.get() + 1));
-        // SAFETY: the caller's contract is passed on.
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-}
-
 #[global_allocator]
-static GLOBAL: Counting = Counting;
-
-fn allocations() -> u64 {
-    ALLOCATIONS.with(|n| n.get())
-}
+static GLOBAL: CountingAllocator = CountingAllocator;
 
 /// A random game of up to `moves` moves on a `cols` x `rows` board, stopped at a win.
 fn random_game<B: BitSet>(

@@ -2,46 +2,12 @@
 //! another searches tens of thousands of nodes while allocating a few hundred times fewer
 //! times than it searches nodes.
 
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::cell::Cell as StdCell;
-
+use nash_board::alloc_count::{allocations, CountingAllocator};
 use nash_board::{Bitboard, MoveList, Position};
 use nash_search::{Budget, SharedTable, SolverConfig, Worker};
 
-/// Counts the allocations of the current thread, so tests running beside it do not disturb it.
-struct Counting;
-
-thread_local! {
-    static ALLOCATIONS: StdCell<u64> = const { StdCell::new(0) };
-}
-
-// SAFETY: every call is forwarded to the system allocator unchanged; the counter is a
-// thread-local `Cell` with a const initialiser, which never allocates.
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        let _ = ALLOCATIONS.try_with(|n| n.set(n.get() + 1));
-        // SAFETY: the caller's contract is passed on.
-        unsafe { System.alloc(layout) }
-    }
-
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        // SAFETY: the caller's contract is passed on.
-        unsafe { System.dealloc(ptr, layout) }
-    }
-
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        let _ = ALLOCATIONS.try_with(|n| n.set(n.get() + 1));
-        // SAFETY: the caller's contract is passed on.
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-}
-
 #[global_allocator]
-static GLOBAL: Counting = Counting;
-
-fn allocations() -> u64 {
-    ALLOCATIONS.with(|n| n.get())
-}
+static GLOBAL: CountingAllocator = CountingAllocator;
 
 /// The 7x7 positions after each of `moves`.
 fn positions(moves: &[&str]) -> Vec<Position<Bitboard>> {

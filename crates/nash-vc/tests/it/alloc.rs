@@ -3,46 +3,12 @@
 //! reuse them (the allocations of the current thread are counted, so the tests running beside
 //! this one do not disturb it).
 
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::cell::Cell as StdCell;
-
+use nash_board::alloc_count::{allocations, CountingAllocator};
 use nash_board::{BitSet, Bitboard, Cell, Color, Position};
 use nash_vc::{HSearchConfig, VcBuilder};
 
-/// Counts the allocations of the current thread.
-struct Counting;
-
-thread_local! {
-    static ALLOCATIONS: StdCell<u64> = const { StdCell::new(0) };
-}
-
-// SAFETY: every call is forwarded to the system allocator unchanged; the counter is a
-// thread-local `Cell` with a const initialiser, which never allocates.
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        let _ = ALLOCATIONS.try_with(|n| n.set(n.get() + 1));
-        // SAFETY: the caller's contract is passed on.
-        unsafe { System.alloc(layout) }
-    }
-
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        // SAFETY: the caller's contract is passed on.
-        unsafe { System.dealloc(ptr, layout) }
-    }
-
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        let _ = ALLOCATIONS.try_with(|n| n.set(n.get() + 1));
-        // SAFETY: the caller's contract is passed on.
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-}
-
 #[global_allocator]
-static GLOBAL: Counting = Counting;
-
-fn allocations() -> u64 {
-    ALLOCATIONS.with(|n| n.get())
-}
+static GLOBAL: CountingAllocator = CountingAllocator;
 
 /// The positions of a game on the `n` x `n` board, each move the `(i * 7 + 3)`-th empty cell,
 /// with the cell of the move that follows each (`None` after the last).
