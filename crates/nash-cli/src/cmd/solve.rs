@@ -110,83 +110,57 @@ pub struct SolverArgs {
     pub db: Option<std::path::PathBuf>,
 }
 
-/// `--solver`: a solver by its name in nash-search ([`SolverKind::name`]), so the names and
-/// their help are written once.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Solver(pub SolverKind);
+/// A clap value for a nash-search enum that lists itself (`ALL`) with a `name` and an `about`
+/// line, so the command line's names and help are those written in nash-search.
+macro_rules! named_arg {
+    ($(#[$doc:meta])* $arg:ident($inner:ident), $default:ident = $value:expr) => {
+        $(#[$doc])*
+        #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+        pub struct $arg(pub $inner);
 
-impl Solver {
-    /// The production solver, df-pn.
-    pub const DEFAULT: Solver = Solver(SolverKind::Dfpn);
-    const ALL: [Solver; SolverKind::ALL.len()] = {
-        let mut all = [Solver::DEFAULT; SolverKind::ALL.len()];
-        let mut i = 0;
-        while i < all.len() {
-            all[i] = Solver(SolverKind::ALL[i]);
-            i += 1;
+        impl $arg {
+            /// The default value.
+            pub const $default: $arg = $arg($value);
+            const ALL: [$arg; $inner::ALL.len()] = {
+                let mut all = [$arg::$default; $inner::ALL.len()];
+                let mut i = 0;
+                while i < all.len() {
+                    all[i] = $arg($inner::ALL[i]);
+                    i += 1;
+                }
+                all
+            };
         }
-        all
-    };
 
-    /// The solver this name stands for.
-    pub fn kind(self) -> SolverKind {
-        self.0
-    }
-}
-
-impl std::fmt::Display for Solver {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.0.name())
-    }
-}
-
-impl clap::ValueEnum for Solver {
-    fn value_variants<'a>() -> &'a [Solver] {
-        &Solver::ALL
-    }
-
-    fn to_possible_value(&self) -> Option<clap::builder::PossibleValue> {
-        Some(clap::builder::PossibleValue::new(self.0.name()).help(self.0.about()))
-    }
-}
-
-/// `--parallel`: a df-pn parallel mode by its name in nash-search ([`Parallel::name`]).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct ParallelArg(pub Parallel);
-
-impl ParallelArg {
-    /// The default mode.
-    pub const AUTO: ParallelArg = ParallelArg(Parallel::Auto);
-    const ALL: [ParallelArg; Parallel::ALL.len()] = {
-        let mut all = [ParallelArg::AUTO; Parallel::ALL.len()];
-        let mut i = 0;
-        while i < all.len() {
-            all[i] = ParallelArg(Parallel::ALL[i]);
-            i += 1;
+        impl std::fmt::Display for $arg {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str(self.0.name())
+            }
         }
-        all
+
+        impl clap::ValueEnum for $arg {
+            fn value_variants<'a>() -> &'a [$arg] {
+                &$arg::ALL
+            }
+
+            fn to_possible_value(&self) -> Option<clap::builder::PossibleValue> {
+                Some(clap::builder::PossibleValue::new(self.0.name()).help(self.0.about()))
+            }
+        }
     };
-
-    fn mode(self) -> Parallel {
-        self.0
-    }
 }
 
-impl std::fmt::Display for ParallelArg {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.0.name())
-    }
-}
+named_arg!(
+    /// `--solver`: a solver by its name in nash-search ([`SolverKind::name`]).
+    Solver(SolverKind),
+    DEFAULT = SolverKind::Dfpn
+);
 
-impl clap::ValueEnum for ParallelArg {
-    fn value_variants<'a>() -> &'a [ParallelArg] {
-        &ParallelArg::ALL
-    }
-
-    fn to_possible_value(&self) -> Option<clap::builder::PossibleValue> {
-        Some(clap::builder::PossibleValue::new(self.0.name()).help(self.0.about()))
-    }
-}
+named_arg!(
+    /// `--parallel`: a df-pn parallel mode by its name in nash-search ([`Parallel::name`]).
+    ParallelArg(Parallel),
+    AUTO = Parallel::Auto
+);
 
 /// `--threads`: the range HTP's `param_dfpn threads` accepts too.
 fn parse_threads(s: &str) -> Result<usize, String> {
@@ -236,9 +210,9 @@ impl SolverArgs {
     /// The solver configuration these options describe.
     pub fn config(&self) -> anyhow::Result<SolverConfig> {
         let mut cfg = SolverConfig {
-            kind: self.solver.kind(),
+            kind: self.solver.0,
             threads: self.threads,
-            parallel: self.parallel.mode(),
+            parallel: self.parallel.0,
             tt_mib: self.tt_mib,
             ..SolverConfig::default()
         };
@@ -414,7 +388,7 @@ fn report<B: BitSet>(p: &Position<B>, cfg: &SolverConfig, args: &Args) -> anyhow
     }
     args.picture.write(|| picture(p, &r.outcome, pv.as_deref().unwrap_or_default()))?;
     let line_end = pv.as_deref().map(|line| line_end(p, line));
-    let mut rep = Report::new(p, r, pv.as_deref(), args.solver.solver.kind().name());
+    let mut rep = Report::new(p, r, pv.as_deref(), args.solver.solver.0.name());
     rep.from_db = from_db;
     if args.json {
         outln!("{}", serde_json::to_string_pretty(&rep)?);

@@ -47,7 +47,7 @@ pub(super) fn run(
     let started = Instant::now();
     let reports = {
         let (_watch, cfg) = solver.watch("solving", &cfg);
-        solve_all(&positions, &cfg, solver.solver.kind().name(), db.as_mut())?
+        solve_all(&positions, &cfg, solver.solver.0.name(), db.as_mut())?
     };
     let wall = started.elapsed();
     if json {
