@@ -94,6 +94,7 @@ pub struct Db {
     records: usize,
     writer: Option<File>,
     dropped: u64,
+    skipped: u64,
 }
 
 /// A position's stored answer, mapped back onto that position.
@@ -187,12 +188,14 @@ impl Db {
             records: 0,
             writer: None,
             dropped: 0,
+            skipped: 0,
         };
         if bytes.len() < log::HEADER_LEN {
             return Ok(db);
         }
         let scan = log::scan(bytes);
         db.dropped = bytes.len() as u64 - scan.valid_len;
+        db.skipped = scan.skipped;
         db.records = scan.records.len();
         for (key, entry) in scan.records {
             // Later records of a key add to earlier ones; a writer never stores a conflict.
@@ -229,6 +232,12 @@ impl Db {
     /// writing).
     pub fn dropped_bytes(&self) -> u64 {
         self.dropped
+    }
+
+    /// Bytes of damage inside the file skipped over when it was opened (kept in the file:
+    /// a writer only appends after the last intact record).
+    pub fn damaged_bytes(&self) -> u64 {
+        self.skipped
     }
 
     /// The stored entry of a key.

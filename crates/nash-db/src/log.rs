@@ -1,6 +1,6 @@
 //! The file: a header (magic and version), then records appended one after another, each
 //! framed by its length and a CRC-32 of its bytes, so that a tear (a write cut short by a kill)
-//! is found and everything before it kept.
+//! is found and everything before it kept, and damage inside the file is skipped over.
 //!
 //! ```text
 //! header   b"NASHSDB\0"  version: u32 LE
@@ -24,7 +24,7 @@ pub const HEADER_LEN: usize = MAGIC.len() + 4;
 pub const FRAME_LEN: usize = 8;
 
 /// No record is this long: a longer length field is a tear or damage, not a record.
-const MAX_PAYLOAD: usize = 1 << 20;
+const MAX_PAYLOAD: usize = 1 << 16;
 
 /// What is known of a solved position, in the canonical frame of its key. Cells are indices
 /// `row * cols + col`.
@@ -122,29 +122,49 @@ pub struct Scan {
     pub records: Vec<(Key, Entry)>,
     /// Bytes of the file (header included) up to the end of the last intact record.
     pub valid_len: u64,
+    /// Bytes before `valid_len` that belong to no intact record: damage skipped over.
+    pub skipped: u64,
 }
 
-/// Reads records from `bytes` (a whole file, header included) until the end or the first frame
-/// that is cut short, fails its checksum or does not decode: that frame and everything after it
-/// are a tear.
+/// The record framed at `at`, and the length of its frame, if one is intact there.
+fn record_at(bytes: &[u8], at: usize) -> Option<(Key, Entry, usize)> {
+    let frame = bytes.get(at..at.checked_add(FRAME_LEN)?)?;
+    let len = u32::from_le_bytes([frame[0], frame[1], frame[2], frame[3]]) as usize;
+    let crc = u32::from_le_bytes([frame[4], frame[5], frame[6], frame[7]]);
+    if len > MAX_PAYLOAD {
+        return None;
+    }
+    let payload = bytes.get(at + FRAME_LEN..at + FRAME_LEN + len)?;
+    if crc32fast::hash(payload) != crc {
+        return None;
+    }
+    let record = postcard::from_bytes::<Record<'_>>(payload).ok()?;
+    let key = Key::from_bytes(record.key).ok()?;
+    Some((key, record.entry, FRAME_LEN + len))
+}
+
+/// Reads every intact record of `bytes` (a whole file, header included). A frame that is cut
+/// short, fails its checksum or does not decode is damage: the scan moves on byte by byte to
+/// the next intact frame, so one damaged record never hides the ones after it. Bytes after the
+/// last intact record are a tear.
 pub fn scan(bytes: &[u8]) -> Scan {
-    let mut scan = Scan { records: Vec::new(), valid_len: HEADER_LEN as u64 };
+    let mut scan = Scan { records: Vec::new(), valid_len: HEADER_LEN as u64, skipped: 0 };
     let mut at = HEADER_LEN;
-    while let Some(frame) = bytes.get(at..at + FRAME_LEN) {
-        let len = u32::from_le_bytes([frame[0], frame[1], frame[2], frame[3]]) as usize;
-        let crc = u32::from_le_bytes([frame[4], frame[5], frame[6], frame[7]]);
-        if len > MAX_PAYLOAD {
-            break;
+    let mut damaged = 0u64;
+    while at + FRAME_LEN <= bytes.len() {
+        match record_at(bytes, at) {
+            Some((key, entry, len)) => {
+                scan.records.push((key, entry));
+                at += len;
+                scan.skipped += damaged;
+                damaged = 0;
+                scan.valid_len = at as u64;
+            }
+            None => {
+                at += 1;
+                damaged += 1;
+            }
         }
-        let Some(payload) = bytes.get(at + FRAME_LEN..at + FRAME_LEN + len) else { break };
-        if crc32fast::hash(payload) != crc {
-            break;
-        }
-        let Ok(record) = postcard::from_bytes::<Record<'_>>(payload) else { break };
-        let Ok(key) = Key::from_bytes(record.key) else { break };
-        scan.records.push((key, record.entry));
-        at += FRAME_LEN + len;
-        scan.valid_len = at as u64;
     }
     scan
 }

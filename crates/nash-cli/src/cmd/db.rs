@@ -95,6 +95,13 @@ pub fn warn_torn(db: &Db) {
             db.dropped_bytes()
         );
     }
+    if db.damaged_bytes() > 0 {
+        eprintln!(
+            "warning: {}: {} damaged bytes inside the file were skipped (the records after them are kept)",
+            db.path().display(),
+            db.damaged_bytes()
+        );
+    }
 }
 
 fn size(key: &Key) -> String {
@@ -282,6 +289,14 @@ fn verify(
     );
     if disagree > 0 {
         anyhow::bail!("{}: {disagree} stored positions disagree with the solver", path.display());
+    }
+    if db.damaged_bytes() > 0 || db.dropped_bytes() > 0 {
+        anyhow::bail!(
+            "{}: damaged: {} bytes skipped inside the file, {} bytes of torn tail",
+            path.display(),
+            db.damaged_bytes(),
+            db.dropped_bytes()
+        );
     }
     Ok(())
 }
