@@ -43,6 +43,18 @@ pub struct Entry {
 }
 
 impl Entry {
+    /// Whether this entry can belong to `key`: its moves are empty cells of the board, its
+    /// carrier's cells are on the board, and winning moves come only with a win. A record that
+    /// fails this is damage, never an answer.
+    pub fn fits(&self, key: &Key) -> bool {
+        let on_board = |i: &u16| usize::from(*i) < key.cols() * key.rows();
+        let moves = self.winning_set.as_deref().unwrap_or_default();
+        self.winning_move.map_or(true, |m| self.wins && key.is_empty_cell(m))
+            && self.carrier.as_deref().unwrap_or_default().iter().all(on_board)
+            && moves.iter().all(|&m| key.is_empty_cell(m))
+            && (self.wins || moves.is_empty())
+    }
+
     /// This entry with what `other` knows and it does not; `None` if their values differ.
     pub fn merged(&self, other: &Entry) -> Option<Entry> {
         if self.wins != other.wins {
@@ -140,6 +152,9 @@ fn record_at(bytes: &[u8], at: usize) -> Option<(Key, Entry, usize)> {
     }
     let record = postcard::from_bytes::<Record<'_>>(payload).ok()?;
     let key = Key::from_bytes(record.key).ok()?;
+    if !record.entry.fits(&key) {
+        return None;
+    }
     Some((key, record.entry, FRAME_LEN + len))
 }
 

@@ -183,3 +183,77 @@ fn a_winning_set_is_stored_with_its_children() {
         assert_eq!(db.get(&child).expect("child stored").wins, !w.winning.contains(m));
     }
 }
+
+#[test]
+fn one_flipped_bit_anywhere_loses_at_most_the_record_it_hit() {
+    let tmp = TempPath::new("flip");
+    drop(filled(tmp.path()));
+    let whole = std::fs::read(tmp.path()).expect("read");
+    for bit in 0..whole.len() * 8 {
+        let mut bad = whole.clone();
+        bad[bit / 8] ^= 1 << (bit % 8);
+        std::fs::write(tmp.path(), &bad).expect("write");
+        if bit / 8 < log::HEADER_LEN {
+            // A damaged header is refused, and the file is left as it was.
+            assert!(Db::open_read(tmp.path()).is_err(), "bit {bit}");
+            assert!(Db::open(tmp.path()).is_err(), "bit {bit}");
+            assert_eq!(std::fs::read(tmp.path()).expect("read"), bad, "bit {bit}");
+            continue;
+        }
+        let db = Db::open_read(tmp.path()).expect("read");
+        assert_eq!(db.len(), 3, "bit {bit}");
+        assert!(db.damaged_bytes() + db.dropped_bytes() > 0, "bit {bit}");
+        drop(db);
+        // A writer keeps every intact record, and storing the lost one again makes all four.
+        let mut db = Db::open(tmp.path()).expect("open");
+        for (p, o) in sample() {
+            db.put(&p, &o, 7).expect("put");
+        }
+        drop(db);
+        let db = Db::open_read(tmp.path()).expect("read");
+        assert_eq!(db.len(), 4, "bit {bit}");
+        for (p, o) in sample() {
+            assert_eq!(db.get(&p).expect("stored").outcome(&p), o, "bit {bit}");
+        }
+    }
+}
+
+#[test]
+fn a_checksummed_record_naming_cells_off_the_board_is_damage() {
+    let tmp = TempPath::new("offboard");
+    drop(filled(tmp.path()));
+    let mut bytes = std::fs::read(tmp.path()).expect("read");
+    let (key, _) = Key::of(&position(6, "a1"));
+    let stone = (0..36).find(|&i| !key.is_empty_cell(i)).expect("a1's image holds a stone");
+    let bad = [
+        // Cell 36 is not on a 6x6 board.
+        Entry { wins: true, winning_move: Some(36), ..Entry::default() },
+        // The cell of the stone.
+        Entry { wins: true, winning_move: Some(stone), ..Entry::default() },
+        // A loss has no winning move.
+        Entry { wins: false, winning_move: Some(7), ..Entry::default() },
+        Entry { wins: false, carrier: Some(vec![u16::MAX]), ..Entry::default() },
+        Entry { wins: true, winning_set: Some(vec![40]), ..Entry::default() },
+    ];
+    for entry in &bad {
+        bytes.extend_from_slice(&log::frame(&key, entry));
+    }
+    let (p, o) = (position(6, "a1 b2"), Outcome::Loss { carrier: set("c3") });
+    let good = {
+        let (k, _) = Key::of(&p);
+        let t = TempPath::new("offboard-good");
+        let mut db = Db::open(t.path()).expect("open");
+        db.put(&p, &o, 1).expect("put");
+        drop(db);
+        let whole = std::fs::read(t.path()).expect("read");
+        assert!(Db::open_read(t.path()).expect("read").entry(&k).is_some());
+        whole[log::HEADER_LEN..].to_vec()
+    };
+    bytes.extend_from_slice(&good);
+    std::fs::write(tmp.path(), &bytes).expect("write");
+    let db = Db::open_read(tmp.path()).expect("read");
+    assert_eq!(db.len(), 5);
+    assert!(db.get(&position(6, "a1")).is_none());
+    assert_eq!(db.get(&p).expect("kept").outcome(&p), o);
+    assert!(db.damaged_bytes() > 0);
+}
