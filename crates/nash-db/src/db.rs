@@ -1,6 +1,6 @@
 //! `Db`: a database file opened for reading or for writing, its records in memory by key.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::fs::{File, OpenOptions};
 use std::io::{Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
@@ -95,6 +95,9 @@ pub struct Db {
     writer: Option<File>,
     dropped: u64,
     skipped: u64,
+    /// Keys whose records in the file disagree on the value: neither is served, and nothing
+    /// more is written for them.
+    conflicts: HashSet<Key>,
 }
 
 /// A position's stored answer, mapped back onto that position.
@@ -189,6 +192,7 @@ impl Db {
             writer: None,
             dropped: 0,
             skipped: 0,
+            conflicts: HashSet::new(),
         };
         if bytes.len() < log::HEADER_LEN {
             return Ok(db);
@@ -198,12 +202,24 @@ impl Db {
         db.skipped = scan.skipped;
         db.records = scan.records.len();
         for (key, entry) in scan.records {
-            // Later records of a key add to earlier ones; a writer never stores a conflict.
+            // Later records of a key add to earlier ones. A writer never stores a conflict, so
+            // one in the file is damage that kept its checksum: the key is not served at all.
+            if db.conflicts.contains(&key) {
+                continue;
+            }
             let merged = match db.map.get(&key) {
-                Some(old) => old.merged(&entry).unwrap_or(entry),
-                None => entry,
+                Some(old) => old.merged(&entry),
+                None => Some(entry),
             };
-            db.map.insert(key, merged);
+            match merged {
+                Some(m) => {
+                    db.map.insert(key, m);
+                }
+                None => {
+                    db.map.remove(&key);
+                    db.conflicts.insert(key);
+                }
+            }
         }
         Ok(db)
     }
@@ -238,6 +254,11 @@ impl Db {
     /// a writer only appends after the last intact record).
     pub fn damaged_bytes(&self) -> u64 {
         self.skipped
+    }
+
+    /// Positions whose records in the file disagree on the value (none is served).
+    pub fn conflicts(&self) -> usize {
+        self.conflicts.len()
     }
 
     /// The stored entry of a key.
@@ -336,6 +357,9 @@ impl Db {
     /// Stores an entry under a key (merging with what is stored): whether the file grew. A
     /// value that contradicts the stored one is refused.
     pub fn insert(&mut self, key: Key, entry: Entry) -> Result<bool, DbError> {
+        if self.conflicts.contains(&key) {
+            return Ok(false);
+        }
         let merged = match self.map.get(&key) {
             Some(old) => match old.merged(&entry) {
                 Some(m) if m == *old => return Ok(false),

@@ -95,6 +95,13 @@ pub fn warn_torn(db: &Db) {
             db.dropped_bytes()
         );
     }
+    if db.conflicts() > 0 {
+        eprintln!(
+            "warning: {}: {} positions have records that disagree on the value (not served)",
+            db.path().display(),
+            db.conflicts()
+        );
+    }
     if db.damaged_bytes() > 0 {
         eprintln!(
             "warning: {}: {} damaged bytes inside the file were skipped (the records after them are kept)",
@@ -289,6 +296,13 @@ fn verify(
     );
     if disagree > 0 {
         anyhow::bail!("{}: {disagree} stored positions disagree with the solver", path.display());
+    }
+    if db.conflicts() > 0 {
+        anyhow::bail!(
+            "{}: {} positions have records that disagree on the value",
+            path.display(),
+            db.conflicts()
+        );
     }
     if db.damaged_bytes() > 0 || db.dropped_bytes() > 0 {
         anyhow::bail!(

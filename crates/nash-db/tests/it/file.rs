@@ -257,3 +257,21 @@ fn a_checksummed_record_naming_cells_off_the_board_is_damage() {
     assert_eq!(db.get(&p).expect("kept").outcome(&p), o);
     assert!(db.damaged_bytes() > 0);
 }
+
+#[test]
+fn records_that_disagree_are_reported_and_neither_is_served() {
+    let tmp = TempPath::new("disagree");
+    drop(filled(tmp.path()));
+    let mut bytes = std::fs::read(tmp.path()).expect("read");
+    let p = position(4, "a1");
+    let (key, _) = Key::of(&p);
+    bytes.extend_from_slice(&log::frame(&key, &Entry { wins: true, ..Entry::default() }));
+    std::fs::write(tmp.path(), &bytes).expect("write");
+    for mut db in [Db::open_read(tmp.path()).expect("read"), Db::open(tmp.path()).expect("open")] {
+        assert_eq!(db.conflicts(), 1);
+        assert_eq!(db.len(), 3);
+        assert!(db.get(&p).is_none());
+        // Nothing more is written for it.
+        assert!(!db.put(&p, &Outcome::Loss { carrier: set("b2") }, 1).expect("put"));
+    }
+}
