@@ -360,6 +360,8 @@ impl Db {
         if self.conflicts.contains(&key) {
             return Ok(false);
         }
+        // What does not fit its board would read back as damage: lost, not stored.
+        debug_assert!(entry.fits(&key), "an entry off its board: {entry:?}");
         let merged = match self.map.get(&key) {
             Some(old) => match old.merged(&entry) {
                 Some(m) if m == *old => return Ok(false),

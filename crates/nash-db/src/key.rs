@@ -109,9 +109,14 @@ impl Key {
         (self.0[PREFIX + i / 4] >> ((i % 4) * 2)) & 3
     }
 
+    /// Whether cell number `i` (row-major) is on the board.
+    pub fn is_on_board(&self, i: u16) -> bool {
+        usize::from(i) < self.cols() * self.rows()
+    }
+
     /// Whether cell number `i` (row-major) is on the board and empty.
     pub fn is_empty_cell(&self, i: u16) -> bool {
-        usize::from(i) < self.cols() * self.rows() && self.state(usize::from(i)) == 0
+        self.is_on_board(i) && self.state(usize::from(i)) == 0
     }
 
     /// The canonical image as a position (with no history).

@@ -47,10 +47,9 @@ impl Entry {
     /// carrier's cells are on the board, and winning moves come only with a win. A record that
     /// fails this is damage, never an answer.
     pub fn fits(&self, key: &Key) -> bool {
-        let on_board = |i: &u16| usize::from(*i) < key.cols() * key.rows();
         let moves = self.winning_set.as_deref().unwrap_or_default();
         self.winning_move.map_or(true, |m| self.wins && key.is_empty_cell(m))
-            && self.carrier.as_deref().unwrap_or_default().iter().all(on_board)
+            && self.carrier.as_deref().unwrap_or_default().iter().all(|&i| key.is_on_board(i))
             && moves.iter().all(|&m| key.is_empty_cell(m))
             && (self.wins || moves.is_empty())
     }
@@ -165,21 +164,16 @@ fn record_at(bytes: &[u8], at: usize) -> Option<(Key, Entry, usize)> {
 pub fn scan(bytes: &[u8]) -> Scan {
     let mut scan = Scan { records: Vec::new(), valid_len: HEADER_LEN as u64, skipped: 0 };
     let mut at = HEADER_LEN;
-    let mut damaged = 0u64;
     while at + FRAME_LEN <= bytes.len() {
-        match record_at(bytes, at) {
-            Some((key, entry, len)) => {
-                scan.records.push((key, entry));
-                at += len;
-                scan.skipped += damaged;
-                damaged = 0;
-                scan.valid_len = at as u64;
-            }
-            None => {
-                at += 1;
-                damaged += 1;
-            }
-        }
+        let Some((key, entry, len)) = record_at(bytes, at) else {
+            at += 1;
+            continue;
+        };
+        // Everything between the previous intact record and this one is damage.
+        scan.skipped += at as u64 - scan.valid_len;
+        scan.records.push((key, entry));
+        at += len;
+        scan.valid_len = at as u64;
     }
     scan
 }

@@ -82,12 +82,13 @@ pub fn run(args: Args) -> anyhow::Result<()> {
 /// Opens a database for reading, saying on stderr when a torn tail was left out.
 fn open_read(path: &std::path::Path) -> anyhow::Result<Db> {
     let db = Db::open_read(path)?;
-    warn_torn(&db);
+    warn_damage(&db);
     Ok(db)
 }
 
-/// Says on stderr that a torn last record was left out (or cut off).
-pub fn warn_torn(db: &Db) {
+/// Says on stderr what of the file was left out: a torn last record, damage skipped over,
+/// positions whose records disagree.
+pub fn warn_damage(db: &Db) {
     if db.dropped_bytes() > 0 {
         eprintln!(
             "warning: {}: a torn last record ({} bytes, a write cut short) was left out",
@@ -222,7 +223,7 @@ fn export(path: &std::path::Path, format: Format) -> anyhow::Result<()> {
 
 fn merge(files: &[PathBuf], into: &std::path::Path) -> anyhow::Result<()> {
     let mut out = Db::open(into)?;
-    warn_torn(&out);
+    warn_damage(&out);
     let before = out.len();
     for path in files {
         let db = open_read(path)?;

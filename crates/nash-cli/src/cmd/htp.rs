@@ -21,7 +21,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let mut engine = nash_htp::Engine::with_player(&args.player.player)?;
     if let Some(path) = &args.db {
         let db = nash_db::Db::open(path)?;
-        crate::cmd::db::warn_torn(&db);
+        crate::cmd::db::warn_damage(&db);
         engine.set_db(db);
     }
     let budget = args.player.budget();

@@ -283,7 +283,7 @@ impl SolverArgs {
     pub fn open_db(&self) -> anyhow::Result<Option<nash_db::Db>> {
         let Some(path) = &self.db else { return Ok(None) };
         let db = nash_db::Db::open(path)?;
-        crate::cmd::db::warn_torn(&db);
+        crate::cmd::db::warn_damage(&db);
         Ok(Some(db))
     }
 }

@@ -39,7 +39,7 @@ pub struct Args {
 pub fn run(args: Args) -> anyhow::Result<()> {
     let pos = crate::input::load(&args.position)?;
     let mut db = Db::open(&args.db)?;
-    crate::cmd::db::warn_torn(&db);
+    crate::cmd::db::warn_damage(&db);
     nash_board::with_position!(&pos, p => split(p, &mut db, &args))
 }
 
