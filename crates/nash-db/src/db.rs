@@ -56,6 +56,12 @@ pub enum DbError {
         /// The new value.
         new: &'static str,
     },
+    /// The path is a device, a pipe or a directory, not a file.
+    #[error("{}: not a regular file (a database is a file)", path.display())]
+    NotAFile {
+        /// The path.
+        path: PathBuf,
+    },
     /// The database was opened for reading only.
     #[error("{}: opened for reading only", path.display())]
     ReadOnly {
@@ -135,7 +141,8 @@ impl<B: BitSet> Solved<B> {
 
 impl Db {
     /// Opens `path` for writing, creating it if it does not exist. A torn last record (a write
-    /// cut short) is cut off; [`Db::dropped_bytes`] says how much was.
+    /// cut short) is cut off; [`Db::dropped_bytes`] says how much was. Damage inside the file
+    /// is kept as it is: the writer only appends.
     pub fn open(path: impl AsRef<Path>) -> Result<Db, DbError> {
         let path = path.as_ref().to_path_buf();
         let io = |what| {
@@ -149,17 +156,19 @@ impl Db {
             .truncate(false)
             .open(&path)
             .map_err(io("cannot open"))?;
+        // A device or a pipe is no place for a database: /dev/full would take every write.
+        if !file.metadata().map_err(io("cannot read"))?.is_file() {
+            return Err(DbError::NotAFile { path });
+        }
         lock(&file, &path)?;
-        let mut bytes = Vec::new();
-        file.read_to_end(&mut bytes).map_err(io("cannot read"))?;
-        let mut db = Db::from_bytes(&path, &bytes)?;
-        if (bytes.len() as u64) < log::HEADER_LEN as u64 {
+        let (mut db, len) = Db::from_reader(&path, &mut file)?;
+        if len < log::HEADER_LEN as u64 {
             // Empty, or cut short while it was being created: start it anew.
             file.set_len(0).map_err(io("cannot truncate"))?;
             file.seek(SeekFrom::Start(0)).map_err(io("cannot seek"))?;
             file.write_all(&log::header()).map_err(io("cannot write"))?;
         } else if db.dropped > 0 {
-            file.set_len(bytes.len() as u64 - db.dropped).map_err(io("cannot truncate"))?;
+            file.set_len(len - db.dropped).map_err(io("cannot truncate"))?;
         }
         file.seek(SeekFrom::End(0)).map_err(io("cannot seek"))?;
         db.writer = Some(file);
@@ -169,16 +178,22 @@ impl Db {
     /// Opens `path`, which must exist, for reading only.
     pub fn open_read(path: impl AsRef<Path>) -> Result<Db, DbError> {
         let path = path.as_ref().to_path_buf();
-        let bytes = std::fs::read(&path).map_err(|error| DbError::Io {
+        let file = File::open(&path).map_err(|error| DbError::Io {
             path: path.clone(),
             what: "cannot read",
             error,
         })?;
-        Db::from_bytes(&path, &bytes)
+        Ok(Db::from_reader(&path, file)?.0)
     }
 
-    fn from_bytes(path: &Path, bytes: &[u8]) -> Result<Db, DbError> {
-        match log::read_header(bytes) {
+    /// The database read from `r`, and how many bytes `r` held.
+    fn from_reader(path: &Path, r: impl Read) -> Result<(Db, u64), DbError> {
+        let (header, scan, len) = log::read(r).map_err(|error| DbError::Io {
+            path: path.to_path_buf(),
+            what: "cannot read",
+            error,
+        })?;
+        match header {
             Header::Ok | Header::Partial => {}
             Header::Foreign => return Err(DbError::Foreign { path: path.to_path_buf() }),
             Header::Version(found) => {
@@ -194,11 +209,10 @@ impl Db {
             skipped: 0,
             conflicts: HashSet::new(),
         };
-        if bytes.len() < log::HEADER_LEN {
-            return Ok(db);
+        if len < log::HEADER_LEN as u64 {
+            return Ok((db, len));
         }
-        let scan = log::scan(bytes);
-        db.dropped = bytes.len() as u64 - scan.valid_len;
+        db.dropped = len - scan.valid_len;
         db.skipped = scan.skipped;
         db.records = scan.records.len();
         for (key, entry) in scan.records {
@@ -221,7 +235,7 @@ impl Db {
                 }
             }
         }
-        Ok(db)
+        Ok((db, len))
     }
 
     /// The file.

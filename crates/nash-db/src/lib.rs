@@ -30,11 +30,13 @@
 mod db;
 mod key;
 pub mod log;
+mod repair;
 mod solve;
 mod tree;
 
 pub use db::{Db, DbError, Solved};
 pub use key::{Frame, Key, KeyError};
 pub use log::Entry;
+pub use repair::{repair, Repaired};
 pub use solve::{lookup, solve, solve_many, winning_moves, Source};
 pub use tree::from_tree;

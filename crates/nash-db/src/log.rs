@@ -162,18 +162,94 @@ fn record_at(bytes: &[u8], at: usize) -> Option<(Key, Entry, usize)> {
 /// the next intact frame, so one damaged record never hides the ones after it. Bytes after the
 /// last intact record are a tear.
 pub fn scan(bytes: &[u8]) -> Scan {
-    let mut scan = Scan { records: Vec::new(), valid_len: HEADER_LEN as u64, skipped: 0 };
-    let mut at = HEADER_LEN;
-    while at + FRAME_LEN <= bytes.len() {
-        let Some((key, entry, len)) = record_at(bytes, at) else {
-            at += 1;
-            continue;
-        };
-        // Everything between the previous intact record and this one is damage.
-        scan.skipped += at as u64 - scan.valid_len;
-        scan.records.push((key, entry));
-        at += len;
-        scan.valid_len = at as u64;
+    let mut scanner = Scanner::default();
+    scanner.feed(bytes, true);
+    scanner.scan
+}
+
+/// Reads a file from `r`: its header and, when the header is ours, every intact record as
+/// [`scan`] finds them. The file is read in pieces, never held whole: memory is the records
+/// plus one piece, whatever the file's size.
+pub fn read(mut r: impl std::io::Read) -> std::io::Result<(Header, Scan, u64)> {
+    let mut head = [0; HEADER_LEN];
+    let mut got = 0;
+    while got < HEADER_LEN {
+        match r.read(&mut head[got..]) {
+            Ok(0) => break,
+            Ok(n) => got += n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
     }
-    scan
+    let header = read_header(&head[..got]);
+    if header != Header::Ok {
+        return Ok((header, Scan { valid_len: got as u64, ..Scan::default() }, got as u64));
+    }
+    let mut scanner = Scanner::default();
+    scanner.feed(&head, false);
+    let mut piece = vec![0; PIECE];
+    let mut total = HEADER_LEN as u64;
+    loop {
+        let n = match r.read(&mut piece) {
+            Ok(n) => n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        total += n as u64;
+        scanner.feed(&piece[..n], n == 0);
+        if n == 0 {
+            return Ok((header, scanner.scan, total));
+        }
+    }
+}
+
+/// Bytes read from a file at a time.
+const PIECE: usize = 1 << 20;
+
+/// The scan of a file fed in pieces: the bytes not yet decided (at most a frame's worth past
+/// the last piece) stay in `pending`, which starts at file offset `base`.
+#[derive(Debug)]
+struct Scanner {
+    scan: Scan,
+    pending: Vec<u8>,
+    base: usize,
+    /// The next offset (in the file) where a frame may start.
+    at: usize,
+}
+
+impl Default for Scanner {
+    fn default() -> Scanner {
+        Scanner {
+            scan: Scan { records: Vec::new(), valid_len: HEADER_LEN as u64, skipped: 0 },
+            pending: Vec::new(),
+            base: 0,
+            at: HEADER_LEN,
+        }
+    }
+}
+
+impl Scanner {
+    /// Adds the next bytes of the file; `last` when no more follow.
+    fn feed(&mut self, bytes: &[u8], last: bool) {
+        self.pending.extend_from_slice(bytes);
+        let end = self.base + self.pending.len();
+        // A frame is decided once all of it could be here: before the end of the file, only
+        // where a whole frame of the longest kind fits in what was read.
+        let room = if last { FRAME_LEN } else { FRAME_LEN + MAX_PAYLOAD };
+        while self.at + room <= end {
+            match record_at(&self.pending, self.at - self.base) {
+                Some((key, entry, len)) => {
+                    // Everything between the previous intact record and this one is damage.
+                    self.scan.skipped += self.at as u64 - self.scan.valid_len;
+                    self.scan.records.push((key, entry));
+                    self.at += len;
+                    self.scan.valid_len = self.at as u64;
+                }
+                None => self.at += 1,
+            }
+        }
+        let keep = self.at.min(end) - self.base;
+        self.pending.drain(..keep);
+        self.base += keep;
+    }
 }

@@ -45,6 +45,13 @@ enum Command {
         #[arg(long, value_name = "FILE")]
         into: PathBuf,
     },
+    /// Rewrite a database with one record for each position it serves, leaving out damaged
+    /// bytes, a torn last record and positions whose records disagree. The new file is
+    /// written beside the old one and renamed over it: a failure leaves the old file as it was.
+    Repair {
+        /// The database.
+        file: PathBuf,
+    },
     /// Solve stored positions again (all, or a sample) and compare: each value, and that each
     /// stored winning move wins; exits with 1 on a disagreement.
     Verify {
@@ -76,6 +83,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         Command::Export { file, format } => export(&file, format),
         Command::Merge { files, into } => merge(&files, &into),
         Command::Verify { file, sample, seed, solver } => verify(&file, sample, seed, &solver),
+        Command::Repair { file } => repair(&file),
     }
 }
 
@@ -110,6 +118,20 @@ pub fn warn_damage(db: &Db) {
             db.damaged_bytes()
         );
     }
+}
+
+fn repair(path: &std::path::Path) -> anyhow::Result<()> {
+    let r = nash_db::repair(path)?;
+    outln!(
+        "{}: {} positions kept ({} records before); left out: {} damaged bytes, {} torn bytes, {} positions whose records disagreed",
+        path.display(),
+        r.positions,
+        r.records_before,
+        r.damaged_bytes,
+        r.torn_bytes,
+        r.conflicts
+    );
+    Ok(())
 }
 
 fn size(key: &Key) -> String {

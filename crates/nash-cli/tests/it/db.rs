@@ -161,6 +161,39 @@ fn databases_merge_export_and_verify() {
 }
 
 #[test]
+fn a_damaged_database_is_reported_and_repaired() {
+    let tmp = TempDir::new("db-repair");
+    let db = tmp.file("t.db");
+    assert_eq!(nash(&["winning", "--size", "4", "--db", &db]).0, 0);
+    let (_, whole, _) = nash(&["db", "export", &db]);
+    let mut bytes = std::fs::read(&db).expect("read");
+    bytes[30] ^= 4;
+    std::fs::write(&db, &bytes).expect("write");
+    let (code, stdout, stderr) = nash(&["db", "stats", &db]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stderr.contains("damaged bytes inside the file were skipped"), "{stderr}");
+    let kept: usize = stdout
+        .split(": ")
+        .nth(1)
+        .and_then(|s| s.split(' ').next())
+        .and_then(|n| n.parse().ok())
+        .expect("a count");
+    assert_eq!(kept + 1, whole.lines().count() - 1, "{stdout}");
+    let (code, _, _) = nash(&["db", "verify", &db]);
+    assert_eq!(code, 1);
+    let (code, stdout, stderr) = nash(&["db", "repair", &db]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stdout.contains(&format!("{kept} positions kept")), "{stdout}");
+    let (code, _, stderr) = nash(&["db", "verify", &db]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stderr.is_empty(), "{stderr}");
+    let (code, _, stderr) = nash(&["solve", "--size", "4", "--db", "/dev/full"]);
+    assert_ne!(code, 0);
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(stderr.contains("/dev/full: not a regular file"), "{stderr}");
+}
+
+#[test]
 fn bad_database_files_are_refused_in_one_line() {
     let tmp = TempDir::new("db-bad");
     let foreign = tmp.file("foreign.db");

@@ -275,3 +275,109 @@ fn records_that_disagree_are_reported_and_neither_is_served() {
         assert!(!db.put(&p, &Outcome::Loss { carrier: set("b2") }, 1).expect("put"));
     }
 }
+
+/// Forty records of about 40 KB each on 11x11 boards (one stone on a different cell each), so
+/// that a file of them spans the pieces a file is read in.
+fn large() -> Vec<(Key, Entry)> {
+    (0..40u8)
+        .map(|i| {
+            let name = format!("{}{}", char::from(b'a' + i % 11), 1 + i / 11);
+            let (key, _) = Key::of(&position(11, &name));
+            let carrier = (0..40_000u16).map(|c| c % 121).collect();
+            (
+                key,
+                Entry {
+                    wins: false,
+                    carrier: Some(carrier),
+                    nodes: u64::from(i),
+                    ..Entry::default()
+                },
+            )
+        })
+        .collect()
+}
+
+fn file_of(records: &[(Key, Entry)]) -> Vec<u8> {
+    let mut bytes = log::header().to_vec();
+    for (k, e) in records {
+        bytes.extend_from_slice(&log::frame(k, e));
+    }
+    bytes
+}
+
+#[test]
+fn a_file_read_in_pieces_keeps_every_record_and_skips_damage_across_pieces() {
+    let records = large();
+    let mut bytes = file_of(&records);
+    assert!(bytes.len() > 1 << 20, "the file spans two pieces");
+    let tmp = TempPath::new("pieces");
+    std::fs::write(tmp.path(), &bytes).expect("write");
+    let db = Db::open_read(tmp.path()).expect("read");
+    assert_eq!(db.len(), records.len());
+    for (k, e) in &records {
+        assert_eq!(db.entry(k), Some(e));
+    }
+    drop(db);
+    // Damage the record that straddles the first piece's end: only it is lost, and the same
+    // scan over the whole bytes agrees.
+    bytes[1 << 20] ^= 0x10;
+    std::fs::write(tmp.path(), &bytes).expect("write");
+    let db = Db::open_read(tmp.path()).expect("read");
+    assert_eq!(db.len(), records.len() - 1);
+    assert!(db.damaged_bytes() > 0);
+    let scan = log::scan(&bytes);
+    assert_eq!(scan.records.len(), records.len() - 1);
+    assert_eq!(scan.skipped, db.damaged_bytes());
+}
+
+#[test]
+fn a_device_is_not_a_database() {
+    // /dev/zero is refused at its header, not read to its end.
+    match Db::open_read("/dev/zero") {
+        Err(DbError::Foreign { .. }) => {}
+        other => panic!("/dev/zero read as {other:?}"),
+    }
+    // A writer needs a regular file: /dev/full would take every write and lose it.
+    match Db::open("/dev/full") {
+        Err(e @ DbError::NotAFile { .. }) => assert!(e.to_string().contains("/dev/full")),
+        Err(e @ DbError::Io { .. }) => assert!(e.to_string().contains("/dev/full")),
+        other => panic!("/dev/full opened as {other:?}"),
+    }
+}
+
+#[test]
+fn repair_keeps_what_is_served_and_leaves_damage_and_conflicts_out() {
+    let tmp = TempPath::new("repair");
+    drop(filled(tmp.path()));
+    let mut bytes = std::fs::read(tmp.path()).expect("read");
+    // Damage inside the second record, a conflict for 4x4 a1, and a torn tail.
+    bytes[log::HEADER_LEN + 40] ^= 1;
+    let (key, _) = Key::of(&position(4, "a1"));
+    bytes.extend_from_slice(&log::frame(&key, &Entry { wins: true, ..Entry::default() }));
+    bytes.extend_from_slice(&[7, 0, 0]);
+    std::fs::write(tmp.path(), &bytes).expect("write");
+    let before = Db::open_read(tmp.path()).expect("read");
+    let served: Vec<(Key, Entry)> =
+        before.entries().into_iter().map(|(k, e)| (k.clone(), e.clone())).collect();
+    drop(before);
+    let r = nash_db::repair(tmp.path()).expect("repair");
+    assert_eq!(r.positions, served.len());
+    assert_eq!(r.conflicts, 1);
+    assert!(r.damaged_bytes > 0);
+    assert_eq!(r.torn_bytes, 3);
+    let after = Db::open_read(tmp.path()).expect("read");
+    assert_eq!(after.damaged_bytes() + after.dropped_bytes(), 0);
+    assert_eq!(after.conflicts(), 0);
+    assert_eq!(after.records(), served.len());
+    for (k, e) in &served {
+        assert_eq!(after.entry(k), Some(e));
+    }
+    // No side file is left beside it.
+    let dir = tmp.path().parent().expect("dir");
+    let name = tmp.path().file_name().expect("name").to_string_lossy().into_owned();
+    let left = std::fs::read_dir(dir)
+        .expect("dir")
+        .filter_map(Result::ok)
+        .any(|f| f.file_name().to_string_lossy().starts_with(&format!(".{name}.repair")));
+    assert!(!left);
+}
