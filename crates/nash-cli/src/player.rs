@@ -36,9 +36,13 @@ pub struct PlayerArgs {
     /// Seconds the solver may look for a proven win before the player moves (0: never).
     #[arg(long, value_name = "SECONDS", default_value_t = nash_play::GENMOVE_SOLVE_TIME.as_secs_f64(), value_parser = seconds)]
     pub solve_time: f64,
-    /// Never answer a first move with swap-pieces.
-    #[arg(long)]
+    /// Never answer a first move with swap-pieces (the default of `nash htp`, where the
+    /// controller allows swap with `param_game allow_swap 1`).
+    #[arg(long, conflicts_with = "swap")]
     pub no_swap: bool,
+    /// Answer a lost first move with swap-pieces (the default of `nash genmove` and `nash play`).
+    #[arg(long)]
+    pub swap: bool,
 }
 
 impl PlayerArgs {
@@ -57,11 +61,12 @@ impl PlayerArgs {
         }
     }
 
-    /// The solver in front of the player, and swapping.
-    pub fn settings(&self) -> MoveSettings {
+    /// The solver in front of the player, and swapping: `swap_by_default` unless `--swap` or
+    /// `--no-swap` says otherwise.
+    pub fn settings(&self, swap_by_default: bool) -> MoveSettings {
         MoveSettings {
             solve_time: Duration::from_secs_f64(self.solve_time),
-            allow_swap: !self.no_swap,
+            allow_swap: self.swap || (swap_by_default && !self.no_swap),
         }
     }
 }

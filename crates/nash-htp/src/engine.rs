@@ -16,6 +16,7 @@ use crate::protocol::{format_answer, parse_line, Command};
 use crate::HtpError;
 
 mod analyze;
+mod benzene;
 mod commands;
 mod game;
 mod params;
@@ -75,8 +76,10 @@ impl SolverParams {
 }
 
 /// How `genmove` spends a move: the settings `param_player` shows and changes (with
-/// `param_mohex`, `param_wolve` and `param_game` as Benzene's names for some of them).
-#[derive(Clone, PartialEq, Debug, Default)]
+/// `param_mohex`, `param_wolve` and `param_game` as Benzene's names for some of them). Swap is
+/// off until the controller allows it (`param_game allow_swap 1`), as in MoHex: a referee that
+/// does not know swap would take `swap-pieces` for an illegal move.
+#[derive(Clone, PartialEq, Debug)]
 pub struct PlayParams {
     /// Time per move when the clock does not ask for less (`max_time`); `None` leaves the
     /// player to its own default (its depth or playouts), the clock permitting.
@@ -87,6 +90,17 @@ pub struct PlayParams {
     pub max_playouts: Option<u64>,
     /// The solver in front of the player, and swapping.
     pub moves: MoveSettings,
+}
+
+impl Default for PlayParams {
+    fn default() -> PlayParams {
+        PlayParams {
+            max_time: None,
+            max_nodes: None,
+            max_playouts: None,
+            moves: MoveSettings { allow_swap: false, ..MoveSettings::default() },
+        }
+    }
 }
 
 /// A Hex Text Protocol engine: holds one game and answers commands about it.
@@ -119,6 +133,9 @@ pub struct Engine {
     db: Option<nash_db::Db>,
     /// The last `dfpn-solve-state` or `dfs-solve-state`: its counters and seconds.
     last_solve: Option<(Stats, f64)>,
+    /// Benzene's inferior-cell settings as a controller set them (`param_player_ice`,
+    /// `param_solver_ice`): listed back, without effect on Nash.
+    pub(crate) ice_settings: benzene::IceSettings,
 }
 
 impl Default for Engine {
@@ -151,6 +168,7 @@ impl Engine {
             progress: None,
             db: None,
             last_solve: None,
+            ice_settings: benzene::IceSettings::default(),
         })
     }
 

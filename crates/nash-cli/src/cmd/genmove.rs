@@ -98,7 +98,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         &pos,
         player.as_mut(),
         &args.player.budget(),
-        &args.player.settings(),
+        &args.player.settings(true),
         &SolverConfig::default(),
     );
     let to_move = pos.to_move().to_string();

@@ -29,7 +29,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         max_time: budget.time,
         max_nodes: budget.nodes,
         max_playouts: budget.playouts,
-        moves: args.player.settings(),
+        moves: args.player.settings(false),
     });
     // The reader thread is not waited for: a controller may keep the pipe open after `quit`.
     let stdin = std::io::BufReader::new(std::io::stdin());

@@ -68,7 +68,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         Side::Black => Color::Black,
         Side::White => Color::White,
     };
-    let settings = args.player.settings();
+    let settings = args.player.settings(true);
     let budget = args.player.budget();
     let solver = SolverConfig::default();
     outln!(

@@ -169,3 +169,18 @@ fn a_bad_player_spec_is_one_line_and_a_failure() {
         assert!(err.contains(says) && err.contains(spec), "{err}");
     }
 }
+
+#[test]
+fn swap_is_off_in_htp_until_the_controller_allows_it() {
+    let dir = std::env::temp_dir();
+    let mut engine = Session::start_with(&dir, &[]);
+    assert_eq!(engine.ask("param_game"), "= \n[bool] allow_swap 0\n");
+    assert_eq!(engine.ask("boardsize 3"), "= \n");
+    assert_eq!(engine.ask("play b b2"), "= \n");
+    assert_ne!(engine.ask("genmove w"), "= swap-pieces\n");
+    let mut engine = Session::start_with(&dir, &["--swap"]);
+    assert_eq!(engine.ask("param_game"), "= \n[bool] allow_swap 1\n");
+    assert_eq!(engine.ask("boardsize 3"), "= \n");
+    assert_eq!(engine.ask("play b b2"), "= \n");
+    assert_eq!(engine.ask("genmove w"), "= swap-pieces\n");
+}

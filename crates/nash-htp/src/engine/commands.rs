@@ -4,7 +4,7 @@
 
 use nash_search::SolverKind;
 
-use super::{analyze, game, no_args, solver, Engine};
+use super::{analyze, benzene, game, no_args, solver, Engine};
 use crate::protocol::Command;
 use crate::HtpError;
 
@@ -80,6 +80,8 @@ commands! {
     "param_wolve" => Engine::param_benzene, menu(2, "param", "Wolve Param", "");
     "param_game" => Engine::param_benzene, menu(3, "param", "Game Param", "");
     "param_dfpn" => Engine::param_dfpn, menu(4, "param", "DFPN Param", "");
+    "param_player_ice" => benzene::param_ice;
+    "param_solver_ice" => benzene::param_ice;
     "dfpn-clear-tt" => solver::clear_tt, menu(5, "none", "DFPN Clear TT", "");
     "dfpn-solve-state" => |e, cmd| solver::solve_state(e, cmd, SolverKind::Dfpn),
         menu(6, "string", "DFPN Solve State", " %m");

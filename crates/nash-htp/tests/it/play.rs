@@ -18,7 +18,7 @@ fn transcript_with(spec: &str, input: &str) -> Vec<String> {
     answers(&String::from_utf8(out).unwrap())
 }
 
-const DEFAULT_LISTING: &str = "= \n[string] player best\n[string] max_time 0\n[string] max_nodes 0\n[string] max_playouts 0\n[string] solve_time 1\n[bool] allow_swap 1";
+const DEFAULT_LISTING: &str = "= \n[string] player best\n[string] max_time 0\n[string] max_nodes 0\n[string] max_playouts 0\n[string] solve_time 1\n[bool] allow_swap 0";
 
 #[test]
 fn param_player_lists_and_sets_its_settings() {
@@ -105,6 +105,21 @@ fn benzene_names_set_the_same_settings() {
             "param_player",
             "= \n[string] player best\n[string] max_time 3\n[string] max_nodes 0\n[string] max_playouts 500\n[string] solve_time 1\n[bool] allow_swap 0",
         ),
+        // Benzene's inferior-cell switches are kept and listed, without effect.
+        ("param_solver_ice find_permanently_inferior 0", "= "),
+        (
+            "param_solver_ice",
+            "= \n[bool] backup_opponent_dead 0\n[bool] find_all_pattern_dominators 0\n[bool] find_all_pattern_killers 1\n[bool] find_permanently_inferior 0\n[bool] find_presimplicial_pairs 1\n[bool] find_three_sided_dead_regions 0\n[bool] iterative_dead_regions 0\n[bool] use_hand_coded_patterns 1",
+        ),
+        (
+            "param_player_ice",
+            "= \n[bool] backup_opponent_dead 0\n[bool] find_all_pattern_dominators 0\n[bool] find_all_pattern_killers 1\n[bool] find_permanently_inferior 1\n[bool] find_presimplicial_pairs 1\n[bool] find_three_sided_dead_regions 0\n[bool] iterative_dead_regions 0\n[bool] use_hand_coded_patterns 1",
+        ),
+        ("param_solver_ice use_ice 1", "? unknown parameter \"use_ice\""),
+        (
+            "param_player_ice find_permanently_inferior 2",
+            "? invalid value \"2\" for find_permanently_inferior: expected 0 or 1",
+        ),
         ("param_dfpn tt_size 2097152", "= "),
         ("param_dfpn", "= \n[string] parallel auto\n[string] threads 2\n[string] timelimit 0\n[string] tt_mib 256\n[bool] use_guifx 0"),
     ]);
@@ -159,6 +174,10 @@ fn a_lost_second_move_is_answered_by_swapping() {
     check_session(&[
         ("boardsize 3", "= "),
         ("play b b2", "= "),
+        // Swap is off until the controller allows it, as in MoHex.
+        ("genmove w", "= b3"),
+        ("undo", "= "),
+        ("param_game allow_swap 1", "= "),
         ("genmove w", "= swap-pieces"),
         (
             "showboard",

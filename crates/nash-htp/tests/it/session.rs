@@ -11,7 +11,8 @@ fn standard_commands_answer_as_gtp_asks() {
         ("protocol_version", "= 2"),
         ("1 name", "=1 nash"),
         ("2 known_command dfpn-solve-state", "=2 true"),
-        ("known_command param_solver_ice", "= false"),
+        ("known_command param_solver_ice", "= true"),
+        ("known_command param_solver_vc", "= false"),
         ("boardsize 3", "= "),
         ("play b b2", "= "),
         ("showboard", BOARD_3_AFTER_B2),
@@ -27,7 +28,7 @@ fn bad_input_answers_an_error_and_the_engine_goes_on() {
     check_session(&[
         ("boardsize 6", "= "),
         ("frobnicate", "? unknown command"),
-        ("7 param_solver_ice find_permanently_inferior 0", "?7 unknown command"),
+        ("7 param_solver_vc use_patterns 0", "?7 unknown command"),
         ("play", "? play expects a colour and a move, got \"\""),
         ("play b", "? play expects a colour and a move, got \"b\""),
         ("play red a1", "? invalid colour \"red\": expected b, black, w or white"),
