@@ -186,7 +186,11 @@ fn stats(files: &[PathBuf]) -> anyhow::Result<()> {
 /// One position as `nash db export` writes it.
 #[derive(Serialize)]
 struct Exported {
+    /// The TSV's size column, `N` or `CxR`; JSON has the numbers.
+    #[serde(skip)]
     size: String,
+    cols: usize,
+    rows: usize,
     position: String,
     to_move: String,
     winner: String,
@@ -202,6 +206,8 @@ impl Exported {
         let to_move = key.to_move();
         Exported {
             size: size(key),
+            cols: key.cols(),
+            rows: key.rows(),
             position: key.sgf(),
             to_move: to_move.to_string(),
             winner: if e.wins { to_move } else { !to_move }.to_string(),

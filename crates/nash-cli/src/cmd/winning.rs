@@ -83,11 +83,15 @@ fn report<B: BitSet>(p: &Position<B>, cfg: &SolverConfig, args: &Args) -> anyhow
         return Ok(());
     }
     outln!("{p}");
+    let named = |cells: &[String]| match cells {
+        [] => "none".to_owned(),
+        _ => cells.join(" "),
+    };
     outln!(
         "{} to move; winning moves ({}): {}",
         rep.to_move,
         rep.winning.len(),
-        rep.winning.join(" ")
+        named(&rep.winning)
     );
     if !rep.exact {
         outln!("undecided within the budget ({}): {}", rep.unknown.len(), rep.unknown.join(" "));

@@ -22,6 +22,10 @@ fn winning_set_of_a_solved_position() {
     let (code, stdout, _) = nash(&["winning", "a1", "--size", "4"]);
     assert_eq!(code, 0);
     assert!(stdout.contains("c2 b3 a4"), "{stdout}");
+    // After the centre of 3x3 White has no winning move, and the line says so.
+    let (code, stdout, _) = nash(&["winning", "b2", "--size", "3"]);
+    assert_eq!(code, 0);
+    assert!(stdout.contains("winning moves (0): none\n"), "{stdout}");
 }
 
 #[test]

@@ -130,6 +130,7 @@ fn databases_merge_export_and_verify() {
     assert_eq!(code, 0);
     for line in stdout.lines() {
         let v: serde_json::Value = serde_json::from_str(line).expect("a JSON line");
+        assert_eq!((v["cols"].as_u64(), v["rows"].as_u64()), (Some(4), Some(4)), "{line}");
         // Every exported position reads back as a position of its own.
         let pos = v["position"].as_str().expect("position");
         let (code, shown, stderr) = nash(&["solve", pos, "--db", &merged, "--json"]);
