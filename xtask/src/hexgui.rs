@@ -19,8 +19,8 @@ pub struct Args {
     /// The `nash` binary to attach; by default `cargo build --release -p nash-cli` builds it.
     #[arg(long)]
     nash: Option<PathBuf>,
-    /// The HexGui jar.
-    #[arg(long, default_value = "../shared/ref/hexgui.jar")]
+    /// The HexGui jar (HexGui is not part of this repository: download it, or set NASH_HEXGUI_JAR).
+    #[arg(long, env = "NASH_HEXGUI_JAR", value_name = "FILE")]
     jar: PathBuf,
     /// The X display number Xvfb serves.
     #[arg(long, default_value_t = 77)]
@@ -61,6 +61,13 @@ impl Drop for Killed {
 
 pub fn run(args: Args) -> anyhow::Result<()> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("xtask is in the workspace");
+    // The jar first: nothing is installed or built for a run that cannot start.
+    let jar = std::fs::canonicalize(&args.jar).ok().filter(|j| j.is_file()).with_context(|| {
+        format!(
+            "--jar {}: no such file (give the HexGui jar with --jar FILE or NASH_HEXGUI_JAR)",
+            args.jar.display()
+        )
+    })?;
     install_tools()?;
     let nash = match args.nash {
         Some(p) => {
@@ -68,10 +75,6 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         }
         None => crate::htp::build_nash()?,
     };
-    let jar = root.join(&args.jar);
-    if !jar.is_file() {
-        bail!("no HexGui jar at {}", jar.display());
-    }
     let out = root.join(&args.out);
     std::fs::create_dir_all(out.join("home"))?;
     let game = out.join("game.sgf");

@@ -680,7 +680,7 @@ impl Report {
         for p in &self.pairings {
             let _ = writeln!(
                 out,
-                "{} - {}: {}-{} of {}, {:.1}% ({:.1}-{:.1}), Elo {} ({} to {})",
+                "{} - {}: {}-{} of {}, {:.1}% ({:.1}-{:.1}), {}",
                 p.first,
                 p.second,
                 p.wins,
@@ -689,9 +689,7 @@ impl Report {
                 100.0 * p.win_rate,
                 100.0 * p.win_rate_95.0,
                 100.0 * p.win_rate_95.1,
-                elo_text(p.elo_difference),
-                elo_text(p.elo_difference_95.0),
-                elo_text(p.elo_difference_95.1)
+                pairing_elo_text(p.elo_difference, p.elo_difference_95)
             );
         }
         out
@@ -700,6 +698,18 @@ impl Report {
 
 fn seconds_text(s: Option<f64>) -> String {
     s.map_or("-".to_owned(), |s| format!("{s:.2}"))
+}
+
+/// A pairing's Elo difference and its 95% interval. A pairing one side won every game of has
+/// no finite estimate: only the interval's finite end is said ("Elo +405 or more").
+fn pairing_elo_text(d: f64, (lo, hi): (f64, f64)) -> String {
+    if d == f64::INFINITY {
+        format!("Elo {} or more (95%)", elo_text(lo))
+    } else if d == f64::NEG_INFINITY {
+        format!("Elo {} or less (95%)", elo_text(hi))
+    } else {
+        format!("Elo {} ({} to {})", elo_text(d), elo_text(lo), elo_text(hi))
+    }
 }
 
 fn elo_text(d: f64) -> String {
@@ -716,6 +726,17 @@ fn elo_text(d: f64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_pairing_won_40_0_says_the_bound_not_an_infinity() {
+        let (lo, hi) = stats::wilson(40.0, 40.0, stats::Z95);
+        let text = pairing_elo_text(
+            stats::elo_of_rate(1.0),
+            (stats::elo_of_rate(lo), stats::elo_of_rate(hi)),
+        );
+        assert_eq!(text, "Elo +407 or more (95%)");
+        assert_eq!(pairing_elo_text(-100.0, (-200.0, 0.0)), "Elo -100 (-200 to +0)");
+    }
 
     /// `--openings TEXT` on an `n`×`n` board gives `expected`, the cells separated by spaces
     /// (`-` for the empty board), or an error whose message contains `expected` after `error:`.

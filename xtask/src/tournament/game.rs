@@ -88,7 +88,7 @@ pub struct Played {
 }
 
 impl Played {
-    /// The game as SGF: FF[4], GM[11], the players, the result and, for a forfeit, why.
+    /// The game as SGF: `FF[4]`, `GM[11]`, the players, the result and, for a forfeit, why.
     pub fn to_sgf(&self, size: usize, black: &str, white: &str, event: &str) -> String {
         let mut rec = GameRecord::new(size, size);
         let winner = if self.winner == Color::Black { 'B' } else { 'W' };
