@@ -237,8 +237,7 @@ pub(crate) fn mustplay<B: BitSet>(
     let mut out = String::new();
     write_labels(&mut out, &a, Labels { dead: true, captured: true, pruned: false });
     if a.winner.is_none() {
-        let must = if vc.opponent_won().is_some() { B::EMPTY } else { vc.mustplay() };
-        write_outside(&mut out, pos, a.fill[0] | a.fill[1], must);
+        write_outside(&mut out, pos, a.fill[0] | a.fill[1], vc.saving_moves());
     }
     Ok(out.trim_start().to_owned())
 }

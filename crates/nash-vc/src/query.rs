@@ -108,6 +108,20 @@ impl<B: BitSet> VcBuilder<B> {
         m
     }
 
+    /// The moves that may still save the player to move, as `nash vc` and HTP's
+    /// `vc-get-mustplay` show them: none when the opponent has already won virtually (every move
+    /// loses; the intersection of the opponent's carriers would then depend on how far the
+    /// H-search ran before it stopped at the first full connection), the [`mustplay`] otherwise.
+    ///
+    /// [`mustplay`]: VcBuilder::mustplay
+    pub fn saving_moves(&self) -> B {
+        if self.opponent_won().is_some() {
+            B::EMPTY
+        } else {
+            self.mustplay()
+        }
+    }
+
     /// The end that `cell` stands for in `color`'s connections: its group's name for a stone of
     /// `color`, the cell or edge itself otherwise.
     pub fn end_of(&self, color: Color, cell: Cell) -> Cell {

@@ -119,7 +119,7 @@ fn report<B: BitSet>(p: &Position<B>, args: &Args, config: HSearchConfig) -> any
     let to_move = p.to_move();
     let win = vc.win_now();
     let lost = vc.opponent_won();
-    let must = vc.mustplay();
+    let must = vc.saving_moves();
     args.picture.write(|| picture(p, color, &conns, must))?;
     let counts = |c: Color| {
         let (f, s) = vc.counts(c);
@@ -172,8 +172,14 @@ fn report<B: BitSet>(p: &Position<B>, args: &Args, config: HSearchConfig) -> any
         }
         (None, None) => {}
     }
-    let names = CellList(must).names().join(" ");
-    writeln!(text, "mustplay for {to_move} ({} cells): {names}", must.len())?;
+    if lost.is_some() {
+        writeln!(text, "mustplay for {to_move}: none (every move loses)")?;
+    } else {
+        let names = CellList(must).names().join(" ");
+        let n = must.len();
+        let cells = if n == 1 { "cell" } else { "cells" };
+        writeln!(text, "mustplay for {to_move} ({n} {cells}): {names}")?;
+    }
     if args.all {
         writeln!(text, "all {} connections of {color}:", conns.len())?;
     } else {

@@ -266,3 +266,15 @@ fn a_proof_is_written_and_checked() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_lost_position_has_no_mustplay_in_vc_and_in_htp_alike() {
+    // After c3 on 5x5 Black is connected virtually: White has lost, and no move saves them.
+    let (code, stdout, stderr) = nash(&["vc", "c3", "--size", "5", "--color", "b"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stdout.contains("white has lost"), "{stdout}");
+    assert!(stdout.contains("mustplay for white: none (every move loses)"), "{stdout}");
+    let (_, json, _) = nash(&["vc", "c3", "--size", "5", "--json"]);
+    let v: serde_json::Value = serde_json::from_str(&json).expect("json");
+    assert_eq!(v["mustplay"], serde_json::json!([]), "{json}");
+}

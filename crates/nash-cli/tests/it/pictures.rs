@@ -45,7 +45,7 @@ fn every_drawing_command_writes_its_picture() {
     let ica = picture("ica.svg", &["ica", "a1 b2 c3", "--size", "5"]);
     assert!(ica.contains("to move</text>"), "{ica}");
 
-    let vc = picture("vc.svg", &["vc", "c3", "--size", "5", "--color", "b"]);
+    let vc = picture("vc.svg", &["vc", "b2", "--size", "5", "--color", "b"]);
     assert!(vc.contains(">carrier of black's"), "{vc}");
     assert!(vc.contains(">mustplay for white</text>"), "{vc}");
 }
@@ -138,7 +138,7 @@ const DOCS_PICTURES: &[(&str, &[&str])] = &[
     ("winning-5x5.svg", &["winning", "-", "--size", "5"]),
     ("winning-6x6-a1.svg", &["winning", "a1", "--size", "6"]),
     ("ica-6x6.svg", &["ica", "b2 c2 d4 b4 e2", "--size", "6"]),
-    ("vc-5x5.svg", &["vc", "c3", "--size", "5", "--color", "b"]),
+    ("vc-5x5.svg", &["vc", "b2", "--size", "5", "--color", "b"]),
     ("solve-5x5-a2.svg", &["solve", "a2", "--size", "5"]),
     (
         "genmove-9x9-e5.svg",
