@@ -61,6 +61,7 @@ mod index;
 mod moves;
 mod position;
 pub mod sgf;
+mod stop;
 pub mod svg;
 mod zobrist;
 
@@ -75,6 +76,7 @@ pub use index::OptIndex;
 pub use moves::{Move, MoveList, MoveListError, ParseMoveError};
 pub use position::{PlayError, Position};
 pub use sgf::{GameRecord, SgfError};
+pub use stop::{Stop, StopCause};
 
 /// The position type for boards up to 11×11.
 pub type SmallPosition = Position<Bitboard>;

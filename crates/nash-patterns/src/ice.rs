@@ -63,7 +63,7 @@
 //!   pattern is again only as good as its match), plus the opponent's captured cells and
 //!   `needs` (a move into the opponent's capture loses only while the capture stands).
 
-use nash_board::{BitSet, BoardSizeError, Cell, Color, Geometry, Position};
+use nash_board::{BitSet, BoardSizeError, Cell, Color, Geometry, Position, Stop};
 
 use crate::compile::Compiled;
 use crate::graph::{self, Labels, Stones};
@@ -196,6 +196,9 @@ pub struct Analysis<B: BitSet> {
     pub winner: Option<Color>,
     /// Fill-in passes run.
     pub passes: u32,
+    /// The analysis was cut short by its [`Stop`] ([`Ice::analyse_until`]): what it filled
+    /// and pruned is proven, but it may have found less than a full analysis.
+    pub interrupted: bool,
     reason: B::Table,
     by: B::Table,
 }
@@ -223,6 +226,7 @@ impl<B: BitSet> Analysis<B> {
             prune_needs: B::EMPTY,
             winner: None,
             passes: 0,
+            interrupted: false,
             reason: B::ZERO_TABLE,
             by: B::ZERO_TABLE,
         }
@@ -353,6 +357,18 @@ impl<B: BitSet> Ice<B> {
     /// # Panics
     /// If `pos` is on a board of another size than the engine's.
     pub fn analyse(&self, pos: &Position<B>) -> Analysis<B> {
+        self.analyse_until(pos, &Stop::never())
+    }
+
+    /// [`Ice::analyse`] that polls `stop` once per cell examined and, when it fires, returns
+    /// what it found so far with [`Analysis::interrupted`] set. That is sound: every fill step
+    /// taken is proven on its own (dead cells stay dead as stones are added, each capture is
+    /// its own step) and pruning fewer moves only leaves more candidates. A capture that
+    /// completes a connection is still reported as the winner.
+    ///
+    /// # Panics
+    /// If `pos` is on a board of another size than the engine's.
+    pub fn analyse_until(&self, pos: &Position<B>, stop: &Stop) -> Analysis<B> {
         assert!(
             std::ptr::eq(pos.geometry(), self.geom),
             "position and engine differ in board size"
@@ -364,9 +380,9 @@ impl<B: BitSet> Ice<B> {
         }
         let mut st = Stones { black: pos.black(), white: pos.white(), empty: pos.empty_cells() };
         let mut labels = [Labels::new(), Labels::new()];
-        let fresh = self.fill_loop(&mut st, &mut labels, &mut a);
+        let fresh = self.fill_loop(&mut st, &mut labels, &mut a, stop);
         if a.winner.is_none() {
-            self.prune(&st, &mut labels, fresh, &mut a);
+            self.prune(&st, &mut labels, fresh, &mut a, stop);
         }
         a
     }
@@ -384,18 +400,20 @@ impl<B: BitSet> Ice<B> {
             let mut st =
                 Stones { black: pos.black(), white: pos.white(), empty: pos.empty_cells() };
             let mut labels = [Labels::new(), Labels::new()];
-            self.fill_loop(&mut st, &mut labels, &mut a);
+            self.fill_loop(&mut st, &mut labels, &mut a, &Stop::never());
         }
         let steps = a.apply_fill(pos);
         FillReport { fill: a.fill, steps, winner: pos.winner() }
     }
 
-    /// Returns whether `labels` describe the final stones.
+    /// Returns whether `labels` describe the final stones. Stops between cells when `stop`
+    /// fires, keeping the fills found so far (see [`Ice::analyse_until`]).
     fn fill_loop(
         &self,
         st: &mut Stones<B>,
         labels: &mut [Labels<B>; 2],
         a: &mut Analysis<B>,
+        stop: &Stop,
     ) -> bool {
         let geom = self.geom;
         let cfg = self.config;
@@ -416,6 +434,9 @@ impl<B: BitSet> Ice<B> {
                 }
                 let mut dead = B::EMPTY;
                 for j in st.empty.bits() {
+                    if halted(stop, a) {
+                        break;
+                    }
                     // One player's test suffices: a cell in no minimal winset of one player
                     // is in none of the other's (see `graph`).
                     if cfg.dead_test(
@@ -432,6 +453,9 @@ impl<B: BitSet> Ice<B> {
                     // it, P answers on k; if Q plays k, the cell is dead.
                     let mut more = B::EMPTY;
                     for j in (st.empty - dead).bits() {
+                        if halted(stop, a) {
+                            break;
+                        }
                         for k in (geom.neighbours_of_bit(j) & st.empty).bits() {
                             if dead_once(cfg, geom, st, labels, Color::Black, j, k)
                                 && dead_once(cfg, geom, st, labels, Color::White, j, k)
@@ -446,6 +470,9 @@ impl<B: BitSet> Ice<B> {
                 }
                 // Dead patterns are matched before the fill: a cell dead now stays dead.
                 for j in (st.empty & scope).bits() {
+                    if halted(stop, a) {
+                        break;
+                    }
                     let code = ring.code(j, st.black, st.white);
                     self.compiled.dead.candidates(j, code, |e| {
                         if e.matches(st.black, st.white, st.empty) {
@@ -472,6 +499,9 @@ impl<B: BitSet> Ice<B> {
                     }
                     let table = &self.compiled.captured[c.index()];
                     for j in (st.empty & scope).bits() {
+                        if halted(stop, a) {
+                            break;
+                        }
                         let code = ring.code(j, st.black, st.white);
                         table.candidates(j, code, |e| {
                             // Matched against the current stones: each fill is its own step.
@@ -486,8 +516,8 @@ impl<B: BitSet> Ice<B> {
                         });
                     }
                 }
-                if cfg.captured_pairs {
-                    filled |= self.capture_pairs(st, labels, a);
+                if cfg.captured_pairs && !a.interrupted {
+                    filled |= self.capture_pairs(st, labels, a, stop);
                 }
                 if filled {
                     for c in Color::ALL {
@@ -499,6 +529,9 @@ impl<B: BitSet> Ice<B> {
                 }
             }
             let changed = before - st.empty;
+            if a.interrupted {
+                return false;
+            }
             if changed.is_empty() || !cfg.iterate {
                 // Labels are computed at the start of a pass (dead cells) and after every
                 // pair capture; with no change in this pass they describe the final stones.
@@ -523,6 +556,7 @@ impl<B: BitSet> Ice<B> {
         st: &mut Stones<B>,
         labels: &mut [Labels<B>; 2],
         a: &mut Analysis<B>,
+        stop: &Stop,
     ) -> bool {
         let geom = self.geom;
         let mut any = false;
@@ -535,6 +569,9 @@ impl<B: BitSet> Ice<B> {
             // A fill of colour c changes only c's groups; the other labels stay valid.
             let (p, q) = (c, !c);
             for x in st.empty.bits() {
+                if halted(stop, a) {
+                    return any;
+                }
                 if !st.empty.has_bit(x) {
                     continue;
                 }
@@ -587,11 +624,25 @@ impl<B: BitSet> Ice<B> {
         any
     }
 
-    fn prune(&self, st: &Stones<B>, labels: &mut [Labels<B>; 2], fresh: bool, a: &mut Analysis<B>) {
+    /// Prunes the mover's vulnerable and dominated moves of the filled position. Stops between
+    /// cells when `stop` fires: the moves pruned so far stay pruned (each in favour of a cell
+    /// that is kept), the rest stay candidates.
+    fn prune(
+        &self,
+        st: &Stones<B>,
+        labels: &mut [Labels<B>; 2],
+        fresh: bool,
+        a: &mut Analysis<B>,
+        stop: &Stop,
+    ) {
         let geom = self.geom;
         let p = a.to_move;
         let q = !p;
         let mut pruned = B::EMPTY;
+        if halted(stop, a) {
+            a.candidates = st.empty;
+            return;
+        }
         if (self.config.vulnerable || self.config.dominated) && !fresh {
             for c in Color::ALL {
                 labels[c.index()].compute(geom, st.of(c), c);
@@ -599,6 +650,9 @@ impl<B: BitSet> Ice<B> {
         }
         if self.config.vulnerable {
             for j in st.empty.bits() {
+                if halted(stop, a) {
+                    break;
+                }
                 for k in (geom.neighbours_of_bit(j) & st.empty).bits() {
                     if dead_once(self.config, geom, st, labels, q, j, k) {
                         pruned |= B::from_bit(j);
@@ -613,6 +667,9 @@ impl<B: BitSet> Ice<B> {
         if self.config.dominated {
             let table = &self.compiled.dominated[p.index()];
             for j in st.empty.bits() {
+                if halted(stop, a) {
+                    break;
+                }
                 let code = self.compiled.ring.code(j, st.black, st.white);
                 table.candidates(j, code, |e| {
                     if e.dominator.intersects(pruned) || !e.matches(st.black, st.white, st.empty) {
@@ -635,6 +692,9 @@ impl<B: BitSet> Ice<B> {
             // A P stone on a neighbour k that makes j dead dominates j: with P on k, j may be
             // filled with P, and P on {j, k} is at least as good as P on j alone.
             for j in (st.empty - pruned).bits() {
+                if halted(stop, a) {
+                    break;
+                }
                 for k in (geom.neighbours_of_bit(j) & (st.empty - pruned)).bits() {
                     if dead_once(self.config, geom, st, labels, p, j, k) {
                         pruned |= B::from_bit(j);
@@ -648,6 +708,16 @@ impl<B: BitSet> Ice<B> {
         }
         a.candidates = st.empty - pruned;
     }
+}
+
+/// Whether the analysis must stop: it was cut short already, or `stop` fires now (then it is
+/// marked so).
+#[inline]
+fn halted<B: BitSet>(stop: &Stop, a: &mut Analysis<B>) -> bool {
+    if !a.interrupted && stop.should_stop() {
+        a.interrupted = true;
+    }
+    a.interrupted
 }
 
 /// Whether the empty cell `j` is dead once `color` has a stone on its empty neighbour `k`: the

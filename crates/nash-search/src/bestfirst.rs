@@ -137,7 +137,8 @@ pub(crate) fn solve<B: BitSet, P: Policy<B>>(
     let (cfg, plan) = (ctx.cfg, ctx.plan);
     let mut limits = Limits::new(cfg);
     let mut stats = Stats::default();
-    let pipe = Pipeline::with_plan(&cfg.knowledge, pos.geometry(), plan);
+    let mut pipe = Pipeline::with_plan(&cfg.knowledge, pos.geometry(), plan);
+    pipe.set_stop(limits.stop());
     let cap = (plan.table_bytes / std::mem::size_of::<Node<B, P::Data>>()).max(16);
     let mut tree: Vec<Node<B, P::Data>> = Vec::with_capacity(cap.min(1 << 16));
     tree.push(Node::leaf(None, None, policy.leaf()));

@@ -1,28 +1,34 @@
 //! Budget checks shared by every solver: node limit, deadline and cancellation, and the
 //! batched node counts that go to a [`Progress`].
+//!
+//! The deadline and the cancel flags are a [`Stop`], checked at every node (it reads the clock
+//! every few calls); the solver hands the same stop to the knowledge pipeline, whose H-search
+//! and inferior-cell analysis poll it inside their loops, so that one node's cost is bounded
+//! too (docs/solving.md, "Time limits and interrupts").
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::Instant;
+
+use nash_board::{Stop, StopCause};
 
 use crate::config::{Budget, SolverConfig};
 use crate::outcome::StopReason;
 use crate::progress::Progress;
 
-/// How often (in checks) the clock and the cancellation flag are read.
-const CLOCK_EVERY: u32 = 256;
+/// How often (in checks) the nodes since the last batch go to the progress counters.
+const REPORT_EVERY: u32 = 256;
 
-/// A running budget. `exceeded` is called once per node; it is a counter compare except every
-/// [`CLOCK_EVERY`] calls, when the clock and the cancellation flag are read and the nodes since
-/// the last batch go to the progress counters (the rest go when the limits are dropped).
+/// A running budget. `exceeded` is called once per node; it compares the node count and asks
+/// the [`Stop`] (a counter compare, and a reading of the clock and the flags every few calls).
+/// Every [`REPORT_EVERY`] calls the nodes since the last batch go to the progress counters
+/// (the rest go when the limits are dropped).
 #[derive(Debug)]
 pub(crate) struct Limits {
     nodes: Option<u64>,
-    deadline: Option<Instant>,
-    cancel: Option<Arc<AtomicBool>>,
-    /// Raised by a sibling worker that finished the solve (or the part of it this worker
-    /// searches).
-    done: [Option<Arc<AtomicBool>>; 2],
+    /// The deadline, the cancel flag (flag 0 when there is one), and the flags a sibling
+    /// worker raises when it finished the solve (or the part of it this worker searches).
+    stop: Stop,
     pub(crate) start: Instant,
     tick: u32,
     stopped: Option<StopReason>,
@@ -42,15 +48,17 @@ impl Limits {
     /// worker that joins a solve later gets what is left of its time. A time too long to add
     /// to an instant is no limit.
     pub(crate) fn started_at(cfg: &SolverConfig, budget: &Budget, start: Instant) -> Limits {
+        let mut stop = Stop::at(budget.time.and_then(|t| start.checked_add(t)));
+        if let Some(c) = &budget.cancel {
+            stop = stop.with_flag(Arc::clone(c));
+        }
         Limits {
             nodes: budget.nodes,
-            deadline: budget.time.and_then(|t| start.checked_add(t)),
-            cancel: budget.cancel.clone(),
-            done: [None, None],
-            start,
             // The first check reads the clock: a worker that joins a solve after its deadline
             // stops at once.
-            tick: CLOCK_EVERY - 1,
+            stop,
+            start,
+            tick: REPORT_EVERY - 1,
             stopped: None,
             progress: cfg.progress.clone(),
             seen: 0,
@@ -72,44 +80,37 @@ impl Limits {
             }
         }
         self.tick += 1;
-        if self.tick >= CLOCK_EVERY {
+        if self.tick >= REPORT_EVERY {
             self.tick = 0;
             self.report();
+        }
+        if self.stop.should_stop() {
             return self.poll();
         }
         false
     }
 
-    /// Reads the clock and the cancellation flag now.
+    /// Reads the clock and the cancellation flags now.
     pub(crate) fn poll(&mut self) -> bool {
         if self.stopped.is_some() {
             return true;
         }
-        if let Some(c) = &self.cancel {
-            if c.load(Ordering::Relaxed) {
-                self.stopped = Some(StopReason::Cancelled);
-                return true;
-            }
-        }
-        if self.done.iter().flatten().any(|d| d.load(Ordering::Relaxed)) {
-            self.stopped = Some(StopReason::Cancelled);
-            return true;
-        }
-        if let Some(d) = self.deadline {
-            if Instant::now() >= d {
-                self.stopped = Some(StopReason::TimeLimit);
-                return true;
-            }
-        }
-        false
+        self.stopped = self.stop.check_now().map(|cause| match cause {
+            StopCause::Deadline => StopReason::TimeLimit,
+            StopCause::Flag(_) | StopCause::Checks => StopReason::Cancelled,
+        });
+        self.stopped.is_some()
     }
 
     /// Also stop when `done` is raised (parallel workers sharing a solve); at most two flags.
     pub(crate) fn with_done(mut self, done: Arc<AtomicBool>) -> Limits {
-        let i = usize::from(self.done[0].is_some());
-        debug_assert!(self.done[i].is_none(), "a third flag to watch");
-        self.done[i] = Some(done);
+        self.stop = std::mem::take(&mut self.stop).with_flag(done);
         self
+    }
+
+    /// The deadline and flags of these limits, for the analyses of a node to poll.
+    pub(crate) fn stop(&self) -> &Stop {
+        &self.stop
     }
 
     /// The progress to publish the searched line to, right after a batch of nodes was

@@ -245,7 +245,7 @@ impl<'t, B: BitSet> Dfpn<'t, B> {
     ) -> Dfpn<'t, B> {
         let geom = pos.geometry();
         let n = geom.cells().len() + 2;
-        Dfpn {
+        let mut w = Dfpn {
             pos: pos.clone(),
             pipe: Pipeline::with_plan(&cfg.knowledge, geom, plan),
             table,
@@ -258,7 +258,16 @@ impl<'t, B: BitSet> Dfpn<'t, B> {
             busy: None,
             bounds: (1, 1),
             canonical: cfg.canonical_keys,
-        }
+        };
+        w.pipe.set_stop(w.limits.stop());
+        w
+    }
+
+    /// Makes `limits` the budget of the next [`Dfpn::run`], its stop polled inside the
+    /// analyses of the nodes too.
+    pub(crate) fn set_limits(&mut self, limits: Limits) {
+        self.limits = limits;
+        self.pipe.set_stop(self.limits.stop());
     }
 
     /// Makes `pos` (a position of the same board) the root of the next [`Dfpn::run`], with
@@ -266,7 +275,7 @@ impl<'t, B: BitSet> Dfpn<'t, B> {
     fn reroot(&mut self, pos: &Position<B>, limits: Limits) {
         self.pos.clone_from(pos);
         self.key = pos.hash();
-        self.limits = limits;
+        self.set_limits(limits);
     }
 
     /// Searches the root until it is solved or the budget runs out.

@@ -193,7 +193,9 @@ impl<B: BitSet> Policy<B> for ExpectedWork {
         for _ in 0..range.len().min(128) {
             let mut best = None;
             let mut key = f64::INFINITY;
-            for (k, i) in range.clone().enumerate() {
+            // Only the first 128 children fit the `used` mask (a 19x19 node has up to 361);
+            // the rest are left out of the estimate, which only guides the search.
+            for (k, i) in range.clone().enumerate().take(128) {
                 if used & (1 << k) == 0 && tree[i].value == Value::Open {
                     let kk = order_key(&tree[i]);
                     if best.is_none() || kk < key {

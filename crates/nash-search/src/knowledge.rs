@@ -7,7 +7,7 @@
 //! node lost adds the support to the loss carrier, which keeps carriers sound when moves were
 //! pruned by knowledge rather than refuted by search.
 
-use nash_board::{BitSet, Cell, Color, Geometry, Position};
+use nash_board::{BitSet, Cell, Color, Geometry, Position, Stop};
 use nash_patterns::Ice;
 use nash_vc::VcBuilder;
 
@@ -143,6 +143,9 @@ pub(crate) struct Pipeline<B: BitSet> {
     scratch: Vec<Cell>,
     /// The search for decompositions, with its buffers.
     decomposer: Decomposer<B>,
+    /// The solve's deadline and flags, polled inside the inferior-cell analysis and (through
+    /// the pool's builders) inside H-search.
+    stop: Stop,
 }
 
 impl<B: BitSet> Pipeline<B> {
@@ -167,7 +170,17 @@ impl<B: BitSet> Pipeline<B> {
             orderer: MoveOrderer::new(cfg.ordering, geom),
             scratch: Vec::with_capacity(n),
             decomposer: Decomposer::default(),
+            stop: Stop::never(),
         }
+    }
+
+    /// Makes the analyses of this pipeline poll `stop` (the solver's [`crate::budget::Limits`]
+    /// stop) inside H-search and the inferior-cell analysis. A cut-short analysis is sound
+    /// (fewer connections, fewer fills and pruned moves), so a node it decides is decided; the
+    /// solver sees the stop at its next node and returns unknown.
+    pub(crate) fn set_stop(&mut self, stop: &Stop) {
+        self.stop.clone_from(stop);
+        self.pool.set_stop(stop);
     }
 
     /// Analyses a position that nobody has won yet, `depth` moves below the root. At the root
@@ -246,7 +259,7 @@ impl<B: BitSet> Pipeline<B> {
     ) -> Option<Option<nash_patterns::Analysis<B>>> {
         let me = pos.to_move();
         let Some(ice) = self.ice[me.index()] else { return Some(None) };
-        let a = ice.analyse(pos);
+        let a = ice.analyse_until(pos, &self.stop);
         if let Some(w) = a.winner {
             if !root || w != me {
                 let carrier = a.fill_carrier(w);

@@ -28,11 +28,14 @@ pub(crate) fn solve<B: BitSet>(pos: &Position<B>, ctx: &Ctx<'_, B>) -> SolveResu
     let (cfg, table) = (ctx.cfg, ctx.table);
     let geom = pos.geometry();
     let n = geom.cells().len() + 2;
+    let limits = Limits::new(cfg);
+    let mut pipe = Pipeline::with_plan(&cfg.knowledge, geom, ctx.plan);
+    pipe.set_stop(limits.stop());
     let mut s = Negamax {
         pos: pos.clone(),
-        pipe: Pipeline::with_plan(&cfg.knowledge, geom, ctx.plan),
+        pipe,
         table: cfg.use_tt.then_some(table),
-        limits: Limits::new(cfg),
+        limits,
         stats: Stats::default(),
         bufs: (0..n).map(|_| Vec::with_capacity(n)).collect(),
         key: pos.hash(),

@@ -56,12 +56,15 @@ pub(crate) fn solve<B: BitSet>(pos: &Position<B>, ctx: &Ctx<'_, B>, mode: Mode) 
     let geom = pos.geometry();
     let n = geom.cells().len() + 2;
     let util_len = if mode == Mode::Utility { B::CAPACITY } else { 0 };
+    let limits = Limits::new(cfg);
+    let mut pipe = Pipeline::with_plan(&cfg.knowledge, geom, ctx.plan);
+    pipe.set_stop(limits.stop());
     let mut s = Search {
         mode,
         pos: pos.clone(),
-        pipe: Pipeline::with_plan(&cfg.knowledge, geom, ctx.plan),
+        pipe,
         table: cfg.use_tt.then_some(table),
-        limits: Limits::new(cfg),
+        limits,
         stats: Stats::default(),
         key: pos.hash(),
         moves: (0..n).map(|_| Vec::with_capacity(n)).collect(),
@@ -164,6 +167,12 @@ impl<B: BitSet> Search<'_, B> {
         let mut rank = std::mem::take(&mut self.rank);
         rank.clear();
         for (i, &m) in list.iter().enumerate() {
+            // Each look-ahead is a node's analysis: the budget is checked before each (the
+            // moves not ranked keep their static order, and the search stops at its next
+            // node).
+            if self.limits.stop().should_stop() {
+                break;
+            }
             self.pos.play_unchecked(m);
             let r = if self.pos.winner() == Some(me) {
                 0

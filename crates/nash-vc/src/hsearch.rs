@@ -1,7 +1,7 @@
 //! The H-search builder: full builds and incremental updates of both players' connection sets,
 //! with buffers that are reused from call to call (Anshelevich 2000 s.5; Chen 2025 s.5.4).
 
-use nash_board::{BitSet, Cell, Color, Geometry, Position};
+use nash_board::{BitSet, Cell, Color, Geometry, Position, Stop};
 
 use crate::area::search_area;
 use crate::config::HSearchConfig;
@@ -57,6 +57,8 @@ impl<B: BitSet> Clone for VcBuilder<B> {
         let [b, w] = &mut self.stores;
         b.clone_from(&src.stores[0]);
         w.clone_from(&src.stores[1]);
+        b.stop.clone_from(&src.stores[0].stop);
+        w.stop.clone_from(&src.stores[1].stop);
     }
 }
 
@@ -100,6 +102,23 @@ impl<B: BitSet> VcBuilder<B> {
     /// Changes the configuration; it applies from the next [`VcBuilder::build`].
     pub fn set_config(&mut self, config: HSearchConfig) {
         self.config = config;
+    }
+
+    /// Makes every later build and update poll `stop` once per step of the rules (a clone of
+    /// it is kept). A build that `stop` cuts short keeps the connections found so far: each
+    /// is valid, so a win, a loss or a mustplay read from them is sound, only weaker than a
+    /// full build's; [`VcBuilder::interrupted`] says it happened. Until then the builder
+    /// never stops (what [`Stop::never`] gives).
+    pub fn set_stop(&mut self, stop: &Stop) {
+        for s in &mut self.stores {
+            s.stop.clone_from(stop);
+        }
+    }
+
+    /// Whether the last build or update of either player's connections was cut short by the
+    /// stop of [`VcBuilder::set_stop`].
+    pub fn interrupted(&self) -> bool {
+        self.stores.iter().any(|s| s.interrupted)
     }
 
     /// The side to move in the position the connections describe.

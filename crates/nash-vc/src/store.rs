@@ -7,7 +7,7 @@
 //! minimal carriers: a full connection drops every full or semi whose carrier contains its own,
 //! and a semi drops every semi whose carrier contains its own.
 
-use nash_board::{BitSet, Cell, Color, Geometry};
+use nash_board::{BitSet, Cell, Color, Geometry, Stop};
 
 use crate::config::HSearchConfig;
 use crate::record::{Origin, Recorder};
@@ -110,8 +110,13 @@ pub(crate) struct Store<B: BitSet> {
     /// Per own edge (as in `edge_bits`), the cells next to it: a cell two of whose neighbours
     /// lie there is on the second row, and those two are its captured set.
     first_rows: [B; 2],
-    /// The early stop fired: the set is not closed under the rules.
+    /// The early stop fired, or the run was interrupted: the set is not closed under the rules.
     pub stopped: bool,
+    /// The run was cut short by [`Store::stop`]: every connection is valid, but some that the
+    /// rules would find are missing (a sound, weaker set).
+    pub interrupted: bool,
+    /// Polled once per work item of the rules; set by the builder that owns the store.
+    pub stop: Stop,
     pub stats: HSearchStats,
     config: HSearchConfig,
     /// How each connection was made, when recording (crate::record).
@@ -155,6 +160,8 @@ impl<B: BitSet> Store<B> {
             templates: None,
             first_rows: [B::EMPTY; 2],
             stopped: false,
+            interrupted: false,
+            stop: Stop::never(),
             stats: HSearchStats::default(),
             config: HSearchConfig::default(),
             recorder: None,
@@ -173,6 +180,7 @@ impl<B: BitSet> Store<B> {
         self.clear_nbrs(self.index.n);
         self.engine.queue.clear();
         self.stopped = false;
+        self.interrupted = false;
         self.stats = HSearchStats::default();
         if let Some(r) = self.recorder.as_deref_mut() {
             r.start();
@@ -407,6 +415,7 @@ impl<B: BitSet> Store<B> {
         self.edge_bits = src.edge_bits;
         self.first_rows = src.first_rows;
         self.stopped = src.stopped;
+        self.interrupted = src.interrupted;
         self.stats = HSearchStats::default();
         self.config = src.config;
     }

@@ -52,3 +52,30 @@ fn a_finished_game_takes_no_more_moves() {
         ("final_score", "? cannot score: the game is not over"),
     ]);
 }
+
+/// Issue 62: on 19x19 (and 13x13), where one node's analysis used to take seconds, an
+/// interrupted `dfs-solve-state` or `dfpn-solve-state` answers `empty`, and a tiny time limit
+/// gives `unknown (time limit reached)`; the engine goes on answering.
+#[test]
+fn issue_62_solves_on_large_boards_stop_on_interrupt_and_time_limit() {
+    let got = crate::answers(&crate::transcript(
+        "boardsize 19 19\ndfs-solve-state\n# interrupt\ndfpn-solve-state\n# interrupt\n\
+         boardsize 13 13\ndfs-solve-state\n# interrupt\n\
+         boardsize 19 19\nparam_dfpn timelimit 0.01\ndfs-solve-state\ndfpn-solve-state\nname\n",
+    ));
+    assert_eq!(
+        got,
+        [
+            "= ",
+            "= empty",
+            "= empty",
+            "= ",
+            "= empty",
+            "= ",
+            "= ",
+            "= unknown (time limit reached)",
+            "= unknown (time limit reached)",
+            "= nash",
+        ]
+    );
+}

@@ -1,8 +1,8 @@
 //! Soundness of fill-in and pruning against the minimax oracle: every reachable position of
 //! the 3x3 and 4x4 boards, and random 5x5 positions with at most 12 empty cells.
 
-use nash_board::{BitSet, Bitboard, Color, Position};
-use nash_patterns::{Config, Ice, PatternSet};
+use nash_board::{BitSet, Bitboard, Color, Position, Stop};
+use nash_patterns::{Analysis, Config, Ice, PatternSet};
 use rand::rngs::SmallRng;
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
@@ -13,7 +13,15 @@ use nash_patterns::oracle::{Oracle, State};
 /// player to move wins, a candidate (non-pruned) move wins, both in the filled position and in
 /// the original one. Also checks `fill_in` on a copy of the position.
 pub fn check(ice: &Ice<Bitboard>, o: &mut Oracle, pos: &Position<Bitboard>) -> Result<(), String> {
-    let a = ice.analyse(pos);
+    check_analysis(o, pos, &ice.analyse(pos))
+}
+
+/// [`check`] of an analysis `a` of `pos` made by any means (a cut-short one included).
+fn check_analysis(
+    o: &mut Oracle,
+    pos: &Position<Bitboard>,
+    a: &Analysis<Bitboard>,
+) -> Result<(), String> {
     let fail = |what: &str| Err(format!("{what}\n{pos}\nanalysis: {a:?}"));
     let s = o.state(pos);
     let to_move = pos.to_move();
@@ -273,4 +281,42 @@ fn captures_of_one_colour_fill_only_that_colours_captures_and_stay_sound() {
         }
         assert!(captured > 0, "no {only} capture found");
     }
+}
+
+/// An analysis cut short by its stop at any point is sound: what it filled keeps the value,
+/// and a winning move is still among the candidates. The stop fires at a chosen reading
+/// ([`Stop::after_checks`]), so each run cuts at the same places.
+#[test]
+fn interrupted_analyses_are_sound() {
+    let ice = engine(5, 5, Config::default());
+    let mut o = Oracle::new(5, 5);
+    let mut rng = SmallRng::seed_from_u64(62);
+    let mut cut = 0;
+    for _ in 0..1500 {
+        let empties = rng.gen_range(1..=12);
+        let pos = random_position(&mut rng, 5, 5, empties);
+        o.clear();
+        let a = ice.analyse_until(&pos, &Stop::after_checks(rng.gen_range(0..4)));
+        cut += usize::from(a.interrupted);
+        if let Err(e) = check_analysis(&mut o, &pos, &a) {
+            panic!("cut short: {e}");
+        }
+    }
+    assert!(cut > 300, "only {cut} analyses were cut short");
+}
+
+/// An already expired stop fills and prunes nothing on a 19x19 board: every empty cell stays
+/// a candidate.
+#[test]
+fn an_expired_stop_ends_a_19x19_analysis_at_once() {
+    let mut pos = nash_board::WidePosition::square(19).unwrap();
+    for cell in ["j10", "k10", "a1", "s19", "b1"] {
+        pos.play(cell.parse().unwrap()).unwrap();
+    }
+    let ice = Ice::shared(pos.geometry());
+    let a = ice.analyse_until(&pos, &Stop::after_checks(1));
+    assert!(a.interrupted && a.winner.is_none());
+    assert!(a.fill[0].is_empty() && a.fill[1].is_empty());
+    assert_eq!(a.candidates, pos.empty_cells());
+    assert!(!ice.analyse(&pos).interrupted);
 }

@@ -53,6 +53,9 @@ pub(super) fn solve_root_jobs<B: BitSet>(pos: &Position<B>, ctx: &Ctx<'_, B>) ->
     let mut stats = Stats::default();
     let mut root = pos.clone();
     let mut pipe = Pipeline::with_plan(&cfg.knowledge, pos.geometry(), plan);
+    // The root's analysis polls the solve's stop as every node's does.
+    let root_limits = Limits::started_at(cfg, &cfg.budget, start);
+    pipe.set_stop(root_limits.stop());
     let node = {
         let _stage = tracing::debug_span!("root_analysis").entered();
         pipe.analyse(&mut root, 0, &mut stats)
@@ -105,6 +108,17 @@ pub(super) fn solve_root_jobs<B: BitSet>(pos: &Position<B>, ctx: &Ctx<'_, B>) ->
                 let (done, shared, single) = (done.clone(), &shared, &single);
                 let busy = &busy[..];
                 s.spawn(move || {
+                    // A worker that starts after the deadline (or after the root was solved)
+                    // leaves before it sets up its caches.
+                    let mut first =
+                        Limits::started_at(single, &single.budget, start).with_done(done.clone());
+                    if first.poll() {
+                        let reason = first.reason().unwrap_or(StopReason::Cancelled);
+                        let mut board = shared.lock().unwrap_or_else(|e| e.into_inner());
+                        board.stopped.get_or_insert(reason);
+                        return Stats::default();
+                    }
+                    drop(first);
                     let mut w = Dfpn::new(pos, single, table, plan);
                     w.busy = Some(busy);
                     let mut st = Stats::default();

@@ -32,8 +32,18 @@ pub(super) fn solve_parallel<B: BitSet>(pos: &Position<B>, ctx: &Ctx<'_, B>) -> 
                 let done = done.clone();
                 let busy = &busy[..];
                 s.spawn(move || {
+                    // Every worker's budget runs from the solve's start, and one that starts
+                    // after the deadline (or after another worker solved the root) leaves
+                    // before it sets up its caches: spawning many workers costs no more time
+                    // than the limit.
+                    let mut limits =
+                        Limits::started_at(cfg, &cfg.budget, start).with_done(done.clone());
+                    if limits.poll() {
+                        let reason = limits.reason().unwrap_or(StopReason::Cancelled);
+                        return (Outcome::Unknown { reason }, Stats::default());
+                    }
                     let mut w = Dfpn::new(pos, cfg, table, plan);
-                    w.limits = Limits::new(cfg).with_done(done.clone());
+                    w.set_limits(limits);
                     w.busy = Some(busy);
                     let o = w.run();
                     if !matches!(o, Outcome::Unknown { .. }) {

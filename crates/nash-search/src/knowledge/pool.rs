@@ -5,7 +5,7 @@
 
 use std::num::NonZeroU64;
 
-use nash_board::{BitSet, Color, Position};
+use nash_board::{BitSet, Color, Position, Stop};
 use nash_vc::{HSearchConfig, VcBuilder};
 
 /// A position's key in the pool (a position hash, never zero).
@@ -46,6 +46,14 @@ impl<B: BitSet> BuilderPool<B> {
             .map(|_| PoolSlot { builder: VcBuilder::new(hsearch), key: None, used: 0 })
             .collect();
         BuilderPool { slots, clock: 0, path: vec![None; depths] }
+    }
+
+    /// Makes every builder of the pool poll `stop` inside H-search
+    /// ([`VcBuilder::set_stop`]).
+    pub(crate) fn set_stop(&mut self, stop: &Stop) {
+        for s in &mut self.slots {
+            s.builder.set_stop(stop);
+        }
     }
 
     /// Whether the pool has no builder (no H-search to run).

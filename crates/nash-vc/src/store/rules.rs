@@ -131,11 +131,18 @@ impl<B: BitSet> Store<B> {
         self.config.or_limit == OrLimit::Greedy && !self.config.semi_and
     }
 
-    /// Runs the rules on queued connections until none is left or the early stop fires.
+    /// Runs the rules on queued connections until none is left, the early stop fires or the
+    /// store's [`nash_board::Stop`] does. Cut short, the set keeps every connection found so
+    /// far (each is valid on its own) and is marked stopped and interrupted.
     pub fn run(&mut self) {
         let mut head = 0;
         let mut or_head = 0;
         while !self.stopped {
+            if self.stop.should_stop() {
+                self.stopped = true;
+                self.interrupted = true;
+                break;
+            }
             if head >= self.engine.queue.len() {
                 // The full connections are all combined: one OR pass for the next pair whose
                 // semis changed, which may queue new fulls.

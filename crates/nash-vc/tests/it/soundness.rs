@@ -2,7 +2,7 @@
 //! mustplay that H-search reports is confirmed by the exact solver of `oracle.rs`, under every
 //! variant of the configuration.
 
-use nash_board::{BitSet, Bitboard, Cell, Color, Position, SmallPosition};
+use nash_board::{BitSet, Bitboard, Cell, Color, Position, SmallPosition, Stop};
 use nash_vc::{ConnectionKind, HSearchConfig, VcBuilder};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
@@ -201,4 +201,58 @@ fn incremental_updates_are_sound() {
             }
         }
     }
+}
+
+/// A build or update cut short by its stop at any point keeps only valid connections: every
+/// win, loss and mustplay read from it is still confirmed by the oracle. The stop fires at a
+/// chosen reading ([`Stop::after_checks`]), so each run cuts at the same places.
+#[test]
+fn interrupted_builds_are_sound() {
+    let mut rng = SmallRng::seed_from_u64(62);
+    let mut cut = 0;
+    for config in [HSearchConfig::default(), HSearchConfig::thesis_base().exact()] {
+        let mut vc = VcBuilder::new(config);
+        for i in 0..60 {
+            let n = 3 + i % 3;
+            let stones = rng.gen_range(0..=n * n / 2);
+            let mut pos = random_position(&mut rng, n, stones);
+            if pos.winner().is_some() {
+                continue;
+            }
+            vc.set_stop(&Stop::after_checks(rng.gen_range(0..6)));
+            vc.build(&pos);
+            cut += usize::from(vc.interrupted());
+            check(&pos, &vc);
+            // Updates after the cut (each rebuilds what was stopped, and stops at once).
+            while pos.winner().is_none() && pos.empty_cells().len() > 1 {
+                let empty: Vec<Cell> = pos.empty_cells().iter().collect();
+                let cell = empty[rng.gen_range(0..empty.len())];
+                pos.play(cell).unwrap();
+                vc.play(cell);
+                if pos.empty_cells().len() <= 16 {
+                    check(&pos, &vc);
+                }
+            }
+        }
+    }
+    assert!(cut > 20, "only {cut} builds were cut short");
+}
+
+/// An already expired stop leaves the trivial connections only (and marks the build as cut
+/// short) on a 19x19 board, whose full build takes much longer.
+#[test]
+fn an_expired_stop_ends_a_19x19_build_at_once() {
+    let mut pos = nash_board::WidePosition::square(19).unwrap();
+    for cell in ["j10", "k10", "d4", "p16"] {
+        pos.play(cell.parse().unwrap()).unwrap();
+    }
+    let mut vc = VcBuilder::new(HSearchConfig::default());
+    vc.set_stop(&Stop::after_checks(1));
+    vc.build(&pos);
+    assert!(vc.interrupted());
+    assert!(vc.win_now().is_none() && vc.opponent_won().is_none());
+    assert_eq!(vc.mustplay(), pos.empty_cells(), "a cut-short build restricts nothing");
+    let mut full = VcBuilder::new(HSearchConfig::default());
+    full.build(&pos);
+    assert!(!full.interrupted());
 }
