@@ -41,12 +41,21 @@ pub fn read_bounded(mut input: impl Read, name: &str, limit: u64) -> anyhow::Res
     Ok(bytes)
 }
 
+/// Opens the file at `path` to read at most `limit` bytes of it: a regular file known to be
+/// larger is refused before anything is read.
+fn open(path: &Path, name: &str, limit: u64) -> anyhow::Result<File> {
+    let file =
+        File::open(path).map_err(|e| anyhow!("cannot read {name}: {}", lowercase_first(&e)))?;
+    if file.metadata().is_ok_and(|m| m.is_file() && m.len() > limit) {
+        bail!("{name}: larger than {} MB", limit / MB);
+    }
+    Ok(file)
+}
+
 /// The file at `path`, at most `limit` bytes (see [`read_bounded`]).
 pub fn read(path: &Path, limit: u64) -> anyhow::Result<Vec<u8>> {
     let name = path.display().to_string();
-    let file =
-        File::open(path).map_err(|e| anyhow!("cannot read {name}: {}", lowercase_first(&e)))?;
-    read_bounded(file, &name, limit)
+    read_bounded(open(path, &name, limit)?, &name, limit)
 }
 
 /// [`read_bounded`] for text: the bytes must be UTF-8.
@@ -60,9 +69,7 @@ pub fn read_text_bounded(input: impl Read, name: &str, limit: u64) -> anyhow::Re
 /// The text file at `path`, at most `limit` bytes.
 pub fn read_text(path: &Path, limit: u64) -> anyhow::Result<String> {
     let name = path.display().to_string();
-    let file =
-        File::open(path).map_err(|e| anyhow!("cannot read {name}: {}", lowercase_first(&e)))?;
-    read_text_bounded(file, &name, limit)
+    read_text_bounded(open(path, &name, limit)?, &name, limit)
 }
 
 /// Checks that `path` may be opened as a database: a regular file of at most [`DB_LIMIT`]
