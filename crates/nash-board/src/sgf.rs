@@ -385,8 +385,9 @@ type Node = Vec<(String, Vec<String>)>;
 /// empty nodes) from growing the reader's memory without end.
 pub const MAX_NODES: usize = 1_000_000;
 
-/// The most property values a record may have, over all its nodes.
-pub const MAX_VALUES: usize = 1_000_000;
+/// The most property values a record may have, over all its nodes: twice [`MAX_NODES`], so
+/// that a record of the most nodes, each with its move, reads with its root's properties.
+pub const MAX_VALUES: usize = 2 * MAX_NODES;
 
 /// Reads the main line of the first game in `text`.
 ///

@@ -185,13 +185,17 @@ fn issue62_records_too_large_for_any_game_are_refused() {
         &format!("error: sgf syntax error at line 1, column {col}: more than 1000000 nodes"),
     );
     check(&format!("(;SZ[3]{})", ";".repeat(sgf::MAX_NODES - 1)), "3x3 B[] W[] black to move");
+    // The most nodes, each with a move, and root properties: within the values' limit.
+    let passes = format!("(;FF[4]GM[11]SZ[3]{})", ";B[]".repeat(sgf::MAX_NODES - 1));
+    check(&passes, "3x3 B[] W[] white to move");
     // Value after value, in one node.
     let values = format!("(;SZ[3]C{})", "[]".repeat(sgf::MAX_VALUES));
     let col = 8 + 2 * sgf::MAX_VALUES - 1;
     check(
         &values,
         &format!(
-            "error: sgf syntax error at line 1, column {col}: more than 1000000 property values"
+            "error: sgf syntax error at line 1, column {col}: more than {} property values",
+            sgf::MAX_VALUES
         ),
     );
     // A cell set up again and again is held once, the last colour winning.
