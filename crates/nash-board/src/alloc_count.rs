@@ -26,6 +26,14 @@ unsafe impl GlobalAlloc for CountingAllocator {
         unsafe { System.alloc(layout) }
     }
 
+    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
+        let _ = ALLOCATIONS.try_with(|n| n.set(n.get() + 1));
+        // SAFETY: the caller's contract is passed on. The system's zeroed allocation maps
+        // fresh pages for a large table instead of writing zeros over it, as the default
+        // method (`alloc`, then a fill) would.
+        unsafe { System.alloc_zeroed(layout) }
+    }
+
     unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
         // SAFETY: the caller's contract is passed on.
         unsafe { System.dealloc(ptr, layout) }

@@ -380,10 +380,25 @@ impl FromStr for GameRecord {
 /// One node of the main line: its properties in file order, each with its values.
 type Node = Vec<(String, Vec<String>)>;
 
+/// The most nodes a record may have. A Hex game has at most one stone per cell plus a few
+/// passes and a swap; the bound is far above any game and keeps a hostile file (millions of
+/// empty nodes) from growing the reader's memory without end.
+pub const MAX_NODES: usize = 1_000_000;
+
+/// The most property values a record may have, over all its nodes: twice [`MAX_NODES`], so
+/// that a record of the most nodes, each with its move, reads with its root's properties.
+pub const MAX_VALUES: usize = 2 * MAX_NODES;
+
 /// Reads the main line of the first game in `text`.
+///
+/// The nodes are read one at a time and each is interpreted before the next is read, so
+/// memory is the record's, not the syntax tree's. A record of more than [`MAX_NODES`] nodes
+/// or [`MAX_VALUES`] property values is refused as a syntax error at the node or value that
+/// goes over.
 pub fn parse(text: &str) -> Result<GameRecord, SgfError> {
-    let nodes = Lexer::new(text).main_line()?;
-    interpret(&nodes)
+    let mut reader = Reader::default();
+    Lexer::new(text).main_line(|node| reader.node(&node))?;
+    Ok(reader.finish())
 }
 
 /// A scanner over the text that keeps line and column for error messages.
@@ -419,9 +434,13 @@ impl<'a> Lexer<'a> {
         }
     }
 
-    /// The nodes from the root down the first variation at each branch. Parsing stops when the
-    /// main line's innermost game tree closes, so later variations and games are not read.
-    fn main_line(mut self) -> Result<Vec<Node>, SgfError> {
+    /// Passes each node from the root down the first variation at each branch to `on_node`,
+    /// in order. Parsing stops when the main line's innermost game tree closes, so later
+    /// variations and games are not read.
+    fn main_line(
+        mut self,
+        mut on_node: impl FnMut(Node) -> Result<(), SgfError>,
+    ) -> Result<(), SgfError> {
         // Text before the first game tree (mail headers and the like) is skipped.
         loop {
             match self.chars.peek() {
@@ -433,7 +452,8 @@ impl<'a> Lexer<'a> {
             }
         }
         self.bump();
-        let mut nodes: Vec<Node> = Vec::new();
+        let mut node: Option<Node> = None;
+        let (mut nodes, mut values) = (0usize, 0usize);
         loop {
             self.skip_space();
             let Some(&c) = self.chars.peek() else {
@@ -441,26 +461,32 @@ impl<'a> Lexer<'a> {
             };
             match c {
                 ';' => {
+                    if nodes == MAX_NODES {
+                        return Err(self.error(format!("more than {MAX_NODES} nodes")));
+                    }
                     self.bump();
-                    nodes.push(Vec::new());
+                    nodes += 1;
+                    if let Some(done) = node.replace(Vec::new()) {
+                        on_node(done)?;
+                    }
                 }
                 '(' => {
-                    if nodes.is_empty() {
+                    if node.is_none() {
                         return Err(self.error("a game tree must start with a node ';'"));
                     }
                     self.bump();
                 }
                 ')' => {
-                    if nodes.is_empty() {
+                    let Some(last) = node else {
                         return Err(self.error("empty game tree: expected ';'"));
-                    }
-                    return Ok(nodes);
+                    };
+                    return on_node(last);
                 }
                 c if c.is_ascii_alphabetic() => {
                     let (line, col) = (self.line, self.col);
-                    let Some(node) = nodes.last_mut() else {
+                    if node.is_none() {
                         return Err(self.error(format!("property {c:?} before the first node ';'")));
-                    };
+                    }
                     let mut raw = String::new();
                     while let Some(&c) = self.chars.peek().filter(|c| c.is_ascii_alphabetic()) {
                         raw.push(c);
@@ -472,19 +498,27 @@ impl<'a> Lexer<'a> {
                     if ident.is_empty() {
                         ident = raw.to_ascii_uppercase();
                     }
-                    let mut values = Vec::new();
+                    let mut vals = Vec::new();
                     loop {
                         self.skip_space();
                         if self.chars.peek() != Some(&'[') {
                             break;
                         }
+                        if values == MAX_VALUES {
+                            return Err(
+                                self.error(format!("more than {MAX_VALUES} property values"))
+                            );
+                        }
                         self.bump();
-                        values.push(self.value(&raw, line, col)?);
+                        values += 1;
+                        vals.push(self.value(&raw, line, col)?);
                     }
-                    if values.is_empty() {
+                    if vals.is_empty() {
                         return Err(self.error(format!("property {raw} has no value")));
                     }
-                    node.push((ident, values));
+                    if let Some(n) = node.as_mut() {
+                        n.push((ident, vals));
+                    }
                 }
                 c => return Err(self.error(format!("unexpected character {c:?}"))),
             }
@@ -594,42 +628,69 @@ fn parse_color(prop: &str, value: &str) -> Result<Color, SgfError> {
     value.trim().parse().map_err(|_| SgfError::property(prop, value, "expected B or W"))
 }
 
-fn interpret(nodes: &[Node]) -> Result<GameRecord, SgfError> {
-    let root = nodes.first().map(Vec::as_slice).unwrap_or_default();
-    let (mut cols, mut rows) = (11, 11);
-    let mut little_golem = false;
-    for (ident, values) in root {
-        match ident.as_str() {
-            "GM" => {
-                let v = &values[0];
-                if v.trim() != "11" {
-                    return Err(SgfError::property("GM", v, "not a Hex game (Hex is GM[11])"));
-                }
-            }
-            "SZ" => (cols, rows) = parse_size(&values[0])?,
-            "SO" | "EV" => {
-                little_golem |=
-                    values.iter().any(|v| v.to_ascii_lowercase().contains("littlegolem"))
-            }
-            _ => {}
-        }
+/// The record built node by node as the lexer reads them.
+struct Reader {
+    rec: GameRecord,
+    little_golem: bool,
+    /// Whether the next node is the root.
+    at_root: bool,
+}
+
+impl Default for Reader {
+    fn default() -> Reader {
+        Reader { rec: GameRecord::new(11, 11), little_golem: false, at_root: true }
     }
-    let mut rec = GameRecord::new(cols, rows);
-    for (i, node) in nodes.iter().enumerate() {
-        let in_root = i == 0;
+}
+
+impl Reader {
+    /// Reads the root's board size and dialect first: the cells of every node depend on them.
+    fn root(&mut self, root: &Node) -> Result<(), SgfError> {
+        let (mut cols, mut rows) = (11, 11);
+        for (ident, values) in root {
+            match ident.as_str() {
+                "GM" => {
+                    let v = &values[0];
+                    if v.trim() != "11" {
+                        return Err(SgfError::property("GM", v, "not a Hex game (Hex is GM[11])"));
+                    }
+                }
+                "SZ" => (cols, rows) = parse_size(&values[0])?,
+                "SO" | "EV" => {
+                    self.little_golem |=
+                        values.iter().any(|v| v.to_ascii_lowercase().contains("littlegolem"))
+                }
+                _ => {}
+            }
+        }
+        self.rec = GameRecord::new(cols, rows);
+        Ok(())
+    }
+
+    fn node(&mut self, node: &Node) -> Result<(), SgfError> {
+        let in_root = std::mem::replace(&mut self.at_root, false);
+        if in_root {
+            self.root(node)?;
+        }
+        let (cols, rows) = (self.rec.cols, self.rec.rows);
+        let rec = &mut self.rec;
         for (ident, values) in node {
             match ident.as_str() {
                 "AB" | "AW" | "AE" => {
                     for v in values {
                         let (cell, style) = parse_cell(ident, v, cols, rows)?;
-                        little_golem |= style == Style::LittleGolem;
+                        self.little_golem |= style == Style::LittleGolem;
                         let edit = match ident.as_str() {
                             "AB" => Edit::Place(Color::Black, cell),
                             "AW" => Edit::Place(Color::White, cell),
                             _ => Edit::Clear(cell),
                         };
                         match edit {
-                            Edit::Place(c, cell) if in_root => rec.setup.push((c, cell)),
+                            // A later stone on a cell replaces the earlier one, so the root's
+                            // setup holds each cell once.
+                            Edit::Place(c, cell) if in_root => {
+                                rec.setup.retain(|s| s.1 != cell);
+                                rec.setup.push((c, cell));
+                            }
                             // AE in the root: nothing to clear but root setup stones.
                             Edit::Clear(cell) if in_root => rec.setup.retain(|s| s.1 != cell),
                             _ => rec.edits.push((rec.moves.len(), edit)),
@@ -663,7 +724,7 @@ fn interpret(nodes: &[Node]) -> Result<GameRecord, SgfError> {
             };
             for v in values {
                 let (mv, style) = parse_move(ident, v, cols, rows)?;
-                little_golem |= style == Style::LittleGolem;
+                self.little_golem |= style == Style::LittleGolem;
                 rec.moves.push((color, mv));
             }
         }
@@ -674,15 +735,24 @@ fn interpret(nodes: &[Node]) -> Result<GameRecord, SgfError> {
                 }
             }
         }
+        Ok(())
     }
-    if little_golem && rec.setup.is_empty() && rec.edits.is_empty() && rec.to_move.is_none() {
-        // Little Golem's first player is written W; in Hex terms the first mover is Black.
-        for (i, (color, _)) in rec.moves.iter_mut().enumerate() {
-            *color = if i % 2 == 0 { Color::Black } else { Color::White };
+
+    fn finish(self) -> GameRecord {
+        let mut rec = self.rec;
+        if self.little_golem
+            && rec.setup.is_empty()
+            && rec.edits.is_empty()
+            && rec.to_move.is_none()
+        {
+            // Little Golem's first player is written W; in Hex terms the first mover is Black.
+            for (i, (color, _)) in rec.moves.iter_mut().enumerate() {
+                *color = if i % 2 == 0 { Color::Black } else { Color::White };
+            }
         }
+        read_swap_convention(&mut rec);
+        rec
     }
-    read_swap_convention(&mut rec);
-    Ok(rec)
 }
 
 /// `swap-pieces` has two meanings in game records. HexGui and Benzene keep the black stone

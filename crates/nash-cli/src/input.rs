@@ -1,10 +1,11 @@
 //! Reading the `<position>` argument shared by the subcommands: a move list, an SGF file or a
 //! board diagram (a file, standard input, or text with line breaks).
 
-use std::io::{IsTerminal, Read};
+use std::io::IsTerminal;
 use std::path::Path;
 
-use anyhow::{anyhow, bail, Context};
+use crate::files;
+use anyhow::{bail, Context};
 use nash_board::{sgf, AnyPosition, BitSet, Diagram, Move, MoveList, MoveListError, Position};
 
 /// A board size as `--size` gives it: `N` for N×N, or `CxR` (also `C:R`).
@@ -111,11 +112,8 @@ pub fn load_game(args: &PositionArgs, upto: Option<usize>) -> anyhow::Result<Loa
             if stdin.is_terminal() {
                 return load_text("-", args.size, upto);
             }
-            let mut text = String::new();
-            stdin
-                .lock()
-                .read_to_string(&mut text)
-                .map_err(|e| anyhow!("cannot read standard input: {}", lowercase_first(&e)))?;
+            let text =
+                files::read_text_bounded(stdin.lock(), "standard input", files::POSITION_LIMIT)?;
             if strip_bom(&text).trim().is_empty() {
                 return load_text("-", args.size, upto);
             }
@@ -139,8 +137,7 @@ pub fn load_text(text: &str, size: BoardSize, upto: Option<usize>) -> anyhow::Re
     // Move lists hold only cell names, swap words and separators: anything with a dot or a
     // slash is meant as a file, and a missing one is reported as such.
     if path.is_file() || text.contains(['.', '/', '\\']) {
-        let contents = std::fs::read_to_string(path)
-            .map_err(|e| anyhow!("cannot read {}: {}", path.display(), lowercase_first(&e)))?;
+        let contents = files::read_text(path, files::POSITION_LIMIT)?;
         let is_sgf = path.extension().is_some_and(|e| e.eq_ignore_ascii_case("sgf"));
         let loaded = from_contents(&contents, size, upto, is_sgf);
         return loaded.with_context(|| path.display().to_string());

@@ -13,6 +13,7 @@ use clap::{Parser, Subcommand};
 #[macro_use]
 mod out;
 mod cmd;
+mod files;
 mod input;
 mod picture;
 mod player;

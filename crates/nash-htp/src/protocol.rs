@@ -6,6 +6,57 @@
 //! count as spaces, and everything from `#` on is a comment (GTP 2 spec, s.2.1 and s.2.6).
 
 use std::fmt::Write as _;
+use std::io::{self, BufRead};
+
+/// The longest input line read, with its line break: a longer one is answered
+/// `? line too long` and the rest of it skipped.
+pub const MAX_LINE: usize = 1 << 20;
+
+/// What [`read_line`] read.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Line {
+    /// A whole line (its line break included, unless the input ended first).
+    Whole,
+    /// A line over the limit: only its start was kept, the rest was read and dropped.
+    TooLong,
+    /// The end of the input.
+    End,
+}
+
+/// Reads one line into `buf` (cleared first), keeping at most `limit` bytes of it: the rest
+/// of a longer line is read in the reader's own chunks and dropped, so that a line without
+/// end never takes more memory than `limit`.
+pub fn read_line<R: BufRead>(input: &mut R, buf: &mut Vec<u8>, limit: usize) -> io::Result<Line> {
+    buf.clear();
+    let mut too_long = false;
+    loop {
+        let chunk = match input.fill_buf() {
+            Ok(chunk) => chunk,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if chunk.is_empty() {
+            return Ok(match (too_long, buf.is_empty()) {
+                (true, _) => Line::TooLong,
+                (false, true) => Line::End,
+                (false, false) => Line::Whole,
+            });
+        }
+        let (used, ends) = match chunk.iter().position(|&b| b == b'\n') {
+            Some(i) => (i + 1, true),
+            None => (chunk.len(), false),
+        };
+        if !too_long {
+            let room = limit.saturating_sub(buf.len());
+            too_long = used > room;
+            buf.extend_from_slice(&chunk[..used.min(room)]);
+        }
+        input.consume(used);
+        if ends {
+            return Ok(if too_long { Line::TooLong } else { Line::Whole });
+        }
+    }
+}
 
 /// One command, split into its optional numeric id, its name and its arguments.
 #[derive(Clone, PartialEq, Eq, Debug)]
@@ -104,6 +155,32 @@ mod tests {
         check_parse("7", Some((Some(7), "", &[])));
         check_parse("pl\u{1}ay b a1", Some((None, "play", &["b", "a1"])));
         check_parse("-3 name", Some((None, "-3", &["name"])));
+    }
+
+    /// Reads every line of `input` with `limit`, through a reader of 3-byte chunks.
+    fn lines(input: &str, limit: usize) -> Vec<(Line, String)> {
+        let mut reader = io::BufReader::with_capacity(3, input.as_bytes());
+        let mut buf = Vec::new();
+        let mut out = Vec::new();
+        loop {
+            let line = read_line(&mut reader, &mut buf, limit).expect("read");
+            if line == Line::End {
+                return out;
+            }
+            out.push((line, String::from_utf8_lossy(&buf).into_owned()));
+        }
+    }
+
+    #[test]
+    fn lines_over_the_limit_are_cut_and_skipped() {
+        let whole = |s: &str| (Line::Whole, s.to_owned());
+        let long = |s: &str| (Line::TooLong, s.to_owned());
+        assert_eq!(lines("", 8), []);
+        assert_eq!(lines("name\nversion", 8), [whole("name\n"), whole("version")]);
+        assert_eq!(lines("1234567\nab\n", 8), [whole("1234567\n"), whole("ab\n")]);
+        assert_eq!(lines("12345678\nab\n", 8), [long("12345678"), whole("ab\n")]);
+        assert_eq!(lines("12 play b a1 a1 a1 a1\nname\n", 8), [long("12 play "), whole("name\n")]);
+        assert_eq!(lines("no end to this line", 4), [long("no e")]);
     }
 
     #[test]

@@ -16,15 +16,17 @@ use std::time::{Duration, Instant};
 use nash_board::{Color, Move};
 use nash_search::Progress;
 
-use crate::protocol::{format_answer, parse_line};
+use crate::protocol::{format_answer, parse_line, read_line, Line, MAX_LINE};
 use crate::Engine;
 
 /// How often the solver's progress is written when `use_guifx` is on.
 const GFX_PERIOD: Duration = Duration::from_secs(1);
 
-/// What the reader thread passes on: a command line with its sequence number, or the end.
+/// What the reader thread passes on: a command line with its sequence number, the start of
+/// a line over [`MAX_LINE`], or the end.
 enum Incoming {
     Line(u64, Vec<u8>),
+    TooLong(Vec<u8>),
     End(io::Result<()>),
 }
 
@@ -90,17 +92,22 @@ fn read_lines<R: BufRead>(
     stop: &AtomicBool,
 ) {
     let mut seq = 0;
+    let mut buf = Vec::new();
     loop {
-        let mut buf = Vec::new();
-        match input.read_until(b'\n', &mut buf) {
-            Ok(0) => {
+        match read_line(&mut input, &mut buf, MAX_LINE) {
+            Ok(Line::End) => {
                 let _ = tx.send(Incoming::End(Ok(())));
                 return;
             }
-            Ok(_) if is_interrupt(&buf) => interrupts.interrupt(seq),
-            Ok(_) => {
+            Ok(Line::Whole) if is_interrupt(&buf) => interrupts.interrupt(seq),
+            Ok(line) => {
                 seq += 1;
-                if tx.send(Incoming::Line(seq, buf)).is_err() {
+                let buf = std::mem::take(&mut buf);
+                let incoming = match line {
+                    Line::TooLong => Incoming::TooLong(buf),
+                    _ => Incoming::Line(seq, buf),
+                };
+                if tx.send(incoming).is_err() {
                     return;
                 }
             }
@@ -164,6 +171,15 @@ impl Engine {
         loop {
             let (seq, buf) = match rx.recv() {
                 Ok(Incoming::Line(seq, buf)) => (seq, buf),
+                Ok(Incoming::TooLong(start)) => {
+                    // Answered with the id the line started with, if it had one.
+                    let id = parse_line(&String::from_utf8_lossy(&start)).and_then(|c| c.id);
+                    let answer = format_answer(id, &Err("line too long".to_owned()));
+                    let mut out = output.lock().unwrap_or_else(|e| e.into_inner());
+                    out.write_all(answer.as_bytes())?;
+                    out.flush()?;
+                    continue;
+                }
                 Ok(Incoming::End(r)) => return r,
                 Err(_) => return Ok(()),
             };

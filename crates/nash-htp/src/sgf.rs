@@ -1,8 +1,26 @@
 //! `loadsgf`: the position of an SGF game record, up to a move number, and the check that the
 //! record is one game (no move after its end), shared with `nash`.
 
+use std::io::Read as _;
+
 use nash_board::sgf::GameRecord;
-use nash_board::{sgf, AnyPosition, Color, Move, SgfError};
+use nash_board::{sgf, AnyPosition, Color, Move, PlayError, SgfError};
+
+/// The largest game record `loadsgf` reads: game records are kilobytes, and a larger file
+/// (or a device such as `/dev/zero`) is refused rather than read into memory.
+pub const MAX_FILE: u64 = 16 << 20;
+
+/// The text of the game record at `path`, or why it cannot be read: at most [`MAX_FILE`]
+/// bytes are read.
+pub(crate) fn read(path: &str) -> Result<String, String> {
+    let file = std::fs::File::open(path).map_err(|e| e.to_string())?;
+    let mut bytes = Vec::new();
+    file.take(MAX_FILE + 1).read_to_end(&mut bytes).map_err(|e| e.to_string())?;
+    if bytes.len() as u64 > MAX_FILE {
+        return Err(format!("larger than {} MB", MAX_FILE >> 20));
+    }
+    String::from_utf8(bytes).map_err(|_| "not UTF-8 text".to_owned())
+}
 
 /// The position of the game in `text` just before move `move_number` (numbered from 1) is
 /// played, as GTP's `loadsgf` defines it; the final position when `None`.
@@ -52,26 +70,20 @@ pub enum GameRecordError {
 
 /// Checks that no move of `record` comes after the end of the game (a player connected, or a
 /// `resign`), naming the first such move.
+///
+/// The record is replayed once, so the check is linear in its length. A move that cannot be
+/// played is an error when moves follow it (they could not be replayed); a last move that
+/// cannot be played is left to whoever replays the record up to it.
 pub fn check_game_end(record: &GameRecord) -> Result<(), GameRecordError> {
-    let mut resigned: Option<Color> = None;
-    for (k, &(color, mv)) in record.moves.iter().enumerate() {
-        let end = match resigned {
-            Some(loser) => Some(GameEnd::Resigned(loser)),
-            // Replaying the first k moves (and the setup between them) as the record says.
-            None if k > 0 => {
-                let pos = record.any_position(Some(k))?;
-                pos.winner().map(GameEnd::Won)
-            }
-            None => None,
-        };
-        if let Some(end) = end {
-            return Err(GameRecordError::AfterTheEnd { number: k + 1, color, mv, end });
-        }
-        if mv == Move::Resign {
-            resigned = Some(color);
-        }
-    }
-    Ok(())
+    let Err(e) = record.any_position(None) else { return Ok(()) };
+    let SgfError::Move { number, color, mv, ref reason } = e else { return Err(e.into()) };
+    let end = match *reason {
+        PlayError::GameOver(winner) => GameEnd::Won(winner),
+        PlayError::AfterResign(loser) => GameEnd::Resigned(loser),
+        _ if number == record.moves.len() => return Ok(()),
+        _ => return Err(e.into()),
+    };
+    Err(GameRecordError::AfterTheEnd { number, color, mv, end })
 }
 
 #[cfg(test)]

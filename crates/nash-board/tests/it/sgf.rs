@@ -176,6 +176,35 @@ fn malformed_files() {
 }
 
 #[test]
+fn issue62_records_too_large_for_any_game_are_refused() {
+    // Node after node: refused at the first node over the limit, wherever it is.
+    let nodes = format!("(;SZ[3]{})", ";".repeat(sgf::MAX_NODES));
+    let col = 8 + sgf::MAX_NODES - 1;
+    check(
+        &nodes,
+        &format!("error: sgf syntax error at line 1, column {col}: more than 1000000 nodes"),
+    );
+    check(&format!("(;SZ[3]{})", ";".repeat(sgf::MAX_NODES - 1)), "3x3 B[] W[] black to move");
+    // The most nodes, each with a move, and root properties: within the values' limit.
+    let passes = format!("(;FF[4]GM[11]SZ[3]{})", ";B[]".repeat(sgf::MAX_NODES - 1));
+    check(&passes, "3x3 B[] W[] white to move");
+    // Value after value, in one node.
+    let values = format!("(;SZ[3]C{})", "[]".repeat(sgf::MAX_VALUES));
+    let col = 8 + 2 * sgf::MAX_VALUES - 1;
+    check(
+        &values,
+        &format!(
+            "error: sgf syntax error at line 1, column {col}: more than {} property values",
+            sgf::MAX_VALUES
+        ),
+    );
+    // A cell set up again and again is held once, the last colour winning.
+    let setup = format!("(;SZ[3]AB{}AW[b2]AB[a1]AE{})", "[a1]".repeat(1000), "[b2]".repeat(1000));
+    let rec = sgf::parse(&setup).expect("parse");
+    assert_eq!(rec.setup, [(Color::Black, "a1".parse().unwrap())]);
+}
+
+#[test]
 fn a_finished_game_takes_no_more_moves() {
     // Black's a1 a2 joins north and south of the 2x2 board at move 3.
     let won = "(;GM[11]SZ[2];B[a1];W[b1];B[a2];W[b2])";

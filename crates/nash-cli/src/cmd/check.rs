@@ -13,8 +13,7 @@ pub struct Args {
 
 pub fn run(args: Args) -> anyhow::Result<()> {
     let path = args.file.display();
-    let bytes =
-        std::fs::read(&args.file).map_err(|e| anyhow::anyhow!("cannot read {path}: {e}"))?;
+    let bytes = crate::files::read(&args.file, crate::files::CERTIFICATE_LIMIT)?;
     // The binary form is checked with its nodes decoded as they are reached: held in memory,
     // nodes take many times their encoding.
     let start = Instant::now();

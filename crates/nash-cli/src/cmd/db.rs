@@ -89,7 +89,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
 
 /// Opens a database for reading, saying on stderr when a torn tail was left out.
 fn open_read(path: &std::path::Path) -> anyhow::Result<Db> {
-    let db = Db::open_read(path)?;
+    let db = crate::files::open_db_read(path)?;
     warn_damage(&db);
     Ok(db)
 }
@@ -250,7 +250,7 @@ fn export(path: &std::path::Path, format: Format) -> anyhow::Result<()> {
 }
 
 fn merge(files: &[PathBuf], into: &std::path::Path) -> anyhow::Result<()> {
-    let mut out = Db::open(into)?;
+    let mut out = crate::files::open_db(into)?;
     warn_damage(&out);
     let before = out.len();
     for path in files {

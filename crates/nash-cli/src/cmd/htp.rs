@@ -20,7 +20,7 @@ pub struct Args {
 pub fn run(args: Args) -> anyhow::Result<()> {
     let mut engine = nash_htp::Engine::with_player(&args.player.player)?;
     if let Some(path) = &args.db {
-        let db = nash_db::Db::open(path)?;
+        let db = crate::files::open_db(path)?;
         crate::cmd::db::warn_damage(&db);
         engine.set_db(db);
     }

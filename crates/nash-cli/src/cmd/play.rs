@@ -4,17 +4,17 @@
 //! line; the board is drawn after every move; the game record is saved as SGF at the end,
 //! whatever ended it. Input is read line by line, so a game can be piped in and tested.
 
-use std::io::BufRead;
 use std::path::PathBuf;
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use anyhow::Context;
 use nash_board::{sgf::GameRecord, AnyPosition, Color, Move};
+use nash_htp::protocol::{read_line, Line, MAX_LINE};
 use nash_play::Player;
 use nash_play::{decide, DecidedBy};
 use nash_search::SolverConfig;
 
-use crate::input::BoardSize;
+use crate::input::{lowercase_first, BoardSize};
 
 /// Arguments of `nash play`.
 #[derive(Debug, clap::Args)]
@@ -81,7 +81,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     // Who made each move, for `undo`: true for the person.
     let mut movers: Vec<bool> = Vec::new();
     let typed = std::io::IsTerminal::is_terminal(&std::io::stdin());
-    let mut lines = std::io::stdin().lock().lines();
+    let mut input = std::io::stdin().lock();
+    let mut buf = Vec::new();
     let end = loop {
         if let Some(w) = pos.winner() {
             break End::Connected(w);
@@ -104,12 +105,36 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             continue;
         }
         out!("your move ({human}): ");
-        let Some(line) = lines.next() else {
-            outln!();
-            break End::Quit;
+        let line = match read_line(&mut input, &mut buf, MAX_LINE) {
+            Ok(Line::Whole) => std::str::from_utf8(&buf).map_err(|_| "not UTF-8 text"),
+            Ok(Line::TooLong) => Err("line too long"),
+            Ok(Line::End) => {
+                outln!();
+                break End::Quit;
+            }
+            Err(e) => {
+                // The game so far is still saved.
+                outln!();
+                eprintln!("warning: cannot read standard input: {}", lowercase_first(&e));
+                break End::Quit;
+            }
         };
-        let line = line.context("cannot read standard input")?;
-        let word = line.trim();
+        let word = match line {
+            Ok(line) => line.trim(),
+            Err(why) => {
+                // A bad line is reported and the game goes on.
+                if !typed {
+                    let shown: String = String::from_utf8_lossy(&buf)
+                        .chars()
+                        .take(40)
+                        .map(|c| if c.is_control() { ' ' } else { c })
+                        .collect();
+                    outln!("{}", shown.trim());
+                }
+                outln!("? {why}; type help for the commands");
+                continue;
+            }
+        };
         if !typed {
             // Piped input is not echoed by a terminal: show it, so the transcript reads well.
             outln!("{word}");

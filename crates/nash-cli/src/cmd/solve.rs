@@ -282,7 +282,7 @@ impl SolverArgs {
     /// The database of `--db`, opened for writing (a torn tail reported on stderr).
     pub fn open_db(&self) -> anyhow::Result<Option<nash_db::Db>> {
         let Some(path) = &self.db else { return Ok(None) };
-        let db = nash_db::Db::open(path)?;
+        let db = crate::files::open_db(path)?;
         crate::cmd::db::warn_damage(&db);
         Ok(Some(db))
     }

@@ -36,9 +36,25 @@ pub struct Args {
     threads: u16,
 }
 
+/// The most memory the positions of a split may take, by [`estimate`], checked before it
+/// starts.
+const MEMORY_LIMIT: u64 = 1 << 30;
+
 pub fn run(args: Args) -> anyhow::Result<()> {
     let pos = crate::input::load(&args.position)?;
-    let mut db = Db::open(&args.db)?;
+    let (count, bytes) = nash_board::with_position!(&pos, p => estimate(p, args.depth));
+    if bytes > u128::from(MEMORY_LIMIT) {
+        anyhow::bail!(
+            "--depth {} is too deep for this {}x{} position: up to {count} positions, about {} \
+             of memory, over the {} limit; choose a smaller --depth",
+            args.depth,
+            pos.cols(),
+            pos.rows(),
+            show_bytes(bytes),
+            show_bytes(MEMORY_LIMIT.into()),
+        );
+    }
+    let mut db = crate::files::open_db(&args.db)?;
     crate::cmd::db::warn_damage(&db);
     nash_board::with_position!(&pos, p => split(p, &mut db, &args))
 }
@@ -107,6 +123,47 @@ fn split<B: BitSet>(root: &Position<B>, db: &mut Db, args: &Args) -> anyhow::Res
         args.out.display()
     );
     Ok(())
+}
+
+/// How many positions `depth` moves ahead of `root` there are at most, and an upper bound on
+/// the memory they take. With `e` empty cells, `a` moves of the side to move and `b` of the
+/// other, there are at most C(e, a)·C(e − a, b) positions (fewer once symmetric ones and
+/// finished games are left out); each is held as a position with its history, and its key in
+/// the set of those seen. The count grows like e^depth, so one level more is a factor of
+/// the board's size.
+fn estimate<B: BitSet>(root: &Position<B>, depth: u8) -> (u128, u128) {
+    /// The bytes of one move of a position's history (its undo step and logs), rounded up.
+    const PER_MOVE: u128 = 64;
+    /// The bytes of one key in the set of positions seen, with the set's overhead.
+    const PER_KEY: u128 = 64;
+    let empty = root.empty_cells().len() as u128;
+    let depth = u128::from(depth);
+    let (mine, theirs) = (depth.div_ceil(2), depth / 2);
+    let count = choose(empty, mine).saturating_mul(choose(empty.saturating_sub(mine), theirs));
+    let moves = root.history().len() as u128 + depth;
+    let each = std::mem::size_of::<Position<B>>() as u128 + PER_MOVE * moves + PER_KEY;
+    (count, count.saturating_mul(each))
+}
+
+/// The binomial coefficient C(n, k).
+fn choose(n: u128, k: u128) -> u128 {
+    if k > n {
+        return 0;
+    }
+    (0..k).fold(1u128, |acc, i| acc.saturating_mul(n - i) / (i + 1))
+}
+
+/// A byte count in MB, GB or TB, for messages.
+fn show_bytes(bytes: u128) -> String {
+    const MB: f64 = (1u64 << 20) as f64;
+    let b = bytes as f64;
+    if b < 1024.0 * MB {
+        format!("{:.0} MB", b / MB)
+    } else if b < 1024.0 * 1024.0 * MB {
+        format!("{:.1} GB", b / (1024.0 * MB))
+    } else {
+        format!("{:.1} TB", b / (1024.0 * 1024.0 * MB))
+    }
 }
 
 fn write(path: &Path, text: &str) -> anyhow::Result<()> {

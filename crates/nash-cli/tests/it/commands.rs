@@ -124,7 +124,10 @@ fn batch_names_the_bad_line() {
     let path = batch_file("bad", "a1\nb9\n");
     let file = path.to_str().expect("utf-8 path");
     check_err(&["solve", "--batch", file, "--size", "4"], "line 2: \"b9\"");
-    check_err(&["solve", "--batch", "no/such/file.txt"], "cannot read batch file");
+    check_err(
+        &["solve", "--batch", "no/such/file.txt"],
+        "batch file: cannot read no/such/file.txt",
+    );
     check_err(&["solve", "a1", "--batch", file], "--batch");
     let _ = std::fs::remove_dir_all(path.parent().expect("directory"));
 }

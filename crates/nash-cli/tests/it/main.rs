@@ -1,5 +1,6 @@
 //! Integration tests for the nash command: they run the built binary.
 
+mod bounds;
 mod commands;
 mod db;
 mod docs;

@@ -16,7 +16,7 @@ fn scratch(name: &str) -> PathBuf {
 }
 
 /// Runs `nash play ARGS` in `dir` with `input` on standard input: exit code, stdout, stderr.
-fn play(dir: &Path, args: &[&str], input: &str) -> (i32, String, String) {
+fn play(dir: &Path, args: &[&str], input: impl AsRef<[u8]>) -> (i32, String, String) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_nash"))
         .arg("play")
         .args(args)
@@ -26,7 +26,7 @@ fn play(dir: &Path, args: &[&str], input: &str) -> (i32, String, String) {
         .stderr(Stdio::piped())
         .spawn()
         .expect("nash play starts");
-    child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
+    child.stdin.take().unwrap().write_all(input.as_ref()).unwrap();
     let out = child.wait_with_output().unwrap();
     (
         out.status.code().unwrap_or(-1),
@@ -67,6 +67,22 @@ fn a_piped_game_is_played_to_the_end_and_saved() {
     assert_eq!(nash_board::with_position!(&pos, p => p.winner()), Some(Color::Black));
     // The swap was taken back: the record is the game as it ended.
     assert!(!rec.moves.iter().any(|(_, m)| *m == Move::SwapPieces), "{:?}", rec.moves);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn issue62_a_line_that_is_not_utf8_is_reported_and_the_game_goes_on() {
+    let dir = scratch("utf8");
+    let mut input = b"b2\n\xff\xfe c3\n".to_vec();
+    input.extend_from_slice(&vec![b'x'; (1 << 20) + 1]);
+    input.extend_from_slice(b"\nquit\n");
+    let (code, out, err) = play(&dir, &["--size", "4", "--sgf", "u.sgf"], input);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("? not UTF-8 text; type help for the commands"), "{out}");
+    assert!(out.contains("? line too long; type help for the commands"), "{out}");
+    assert!(out.contains("game stopped"), "{out}");
+    let rec = record(&dir.join("u.sgf"));
+    assert_eq!(rec.moves.first(), Some(&(Color::Black, Move::Cell("b2".parse().unwrap()))));
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

@@ -65,8 +65,8 @@ pub(super) fn loadsgf(e: &mut Engine, cmd: &Command) -> Result<String, HtpError>
     arity(cmd, 1, 2, "a file name and an optional move number")?;
     let path = &cmd.args[0];
     let upto = cmd.args.get(1).map(|n| parse_number::<usize>(n)).transpose()?;
-    let text = std::fs::read_to_string(path)
-        .map_err(|err| HtpError::Read { path: path.clone(), reason: err.to_string() })?;
+    let text =
+        crate::sgf::read(path).map_err(|reason| HtpError::Read { path: path.clone(), reason })?;
     e.pos = crate::sgf::load(&text, upto)
         .map_err(|reason| HtpError::Sgf { path: path.clone(), reason })?;
     e.new_game();

@@ -4,11 +4,16 @@
 mod consistency;
 mod fuzz;
 mod hexgui;
+mod input;
 mod limits;
 mod play;
 mod session;
 
+use nash_board::alloc_count::CountingAllocator;
 use nash_htp::Engine;
+
+#[global_allocator]
+static GLOBAL: CountingAllocator = CountingAllocator;
 
 /// Runs `input` through a fresh engine and returns everything it wrote.
 pub fn transcript(input: &str) -> String {

@@ -28,8 +28,7 @@ pub(super) fn run(
     json: bool,
 ) -> anyhow::Result<()> {
     let cfg = solver.config()?;
-    let text = std::fs::read_to_string(path)
-        .with_context(|| format!("cannot read batch file {}", path.display()))?;
+    let text = crate::files::read_text(path, crate::files::BATCH_LIMIT).context("batch file")?;
     let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
     let mut lines = Vec::new();
     let mut positions = Vec::new();
