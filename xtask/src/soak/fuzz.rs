@@ -255,7 +255,7 @@ fn one_line(
                             );
                         }
                     }
-                    next => return lost(t, next, "to # interrupt"),
+                    next => return lost(t, next, " to # interrupt"),
                 }
             }
             next => return lost(t, next, ""),

@@ -54,7 +54,8 @@ const FILES: [&str; 7] = [
 ];
 
 /// The searches, stopped by `# interrupt` after a random delay.
-const SEARCHES: [&str; 6] = [
+const SEARCHES: [&str; 7] = [
+    "dfpn-get-pv",
     "dfpn-solve-state",
     "dfs-solve-state",
     "dfpn-solver-find-winning",
@@ -64,7 +65,7 @@ const SEARCHES: [&str; 6] = [
 ];
 
 /// The analysis commands that take a colour.
-const ANALYSES: [&str; 10] = [
+const ANALYSES: [&str; 9] = [
     "compute-inferior",
     "compute-fillin",
     "compute-dead",
@@ -74,7 +75,6 @@ const ANALYSES: [&str; 10] = [
     "eval-resist-cells",
     "vc-h-scores",
     "player-scores",
-    "dfpn-get-pv",
 ];
 
 /// Commands without arguments.
@@ -228,7 +228,7 @@ impl Lines {
             78..=79 => vec![s("known_command"), s(SEARCHES.choose(rng).expect("searches"))],
             _ => {
                 let mut v = vec![s(SEARCHES.choose(rng).expect("searches"))];
-                if v[0] != "dfpn-solve-state" && v[0] != "dfs-solve-state" || rng.gen_bool(0.5) {
+                if !v[0].ends_with("-solve-state") || rng.gen_bool(0.5) {
                     v.push(Self::colour(rng));
                 }
                 return (v, true);
