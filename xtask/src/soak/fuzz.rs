@@ -213,10 +213,7 @@ fn one_line(
         match next {
             Next::Silent => {
                 t.hangs += 1;
-                t.show(
-                    &format!("no answer in {:.0} s {what}", ctx.hang.as_secs_f64()),
-                    &line.bytes,
-                );
+                t.show(&format!("no answer in {:.0} s{what}", ctx.hang.as_secs_f64()), &line.bytes);
             }
             Next::Memory => {
                 t.memory += 1;
@@ -286,8 +283,9 @@ fn report(ctx: &Ctx, t: &mut Tally, seconds: f64) {
         ctx.seed
     );
     println!("  {:<44} {:>12}  verdict", "count", "value");
-    let row = |name: &str, value: String, ok: Option<bool>| {
-        println!("  {name:<44} {value:>12}  {}", ok.map_or("", verdict));
+    let row = |name: &str, value: String, ok: Option<bool>| match ok {
+        Some(ok) => println!("  {name:<44} {value:>12}  {}", verdict(ok)),
+        None => println!("  {name:<44} {value:>12}"),
     };
     row("lines sent", t.lines.to_string(), None);
     row("answers", t.answers.to_string(), None);
