@@ -153,6 +153,9 @@ mod tests {
             &["bench", "vs-ref", "--engine", "mohex", "--time-limit", "NaN"][..],
             &["openings", "--size", "12"][..],
             &["openings", "--time-limit", "0"][..],
+            &["soak", "--minutes", "0"][..],
+            &["soak", "--only", "fuzz"][..],
+            &["soak", "--hang", "NaN"][..],
         ] {
             let argv = std::iter::once("xtask").chain(args.iter().copied());
             assert!(Cli::try_parse_from(argv).is_err(), "{args:?} accepted");
@@ -163,6 +166,7 @@ mod tests {
             &["bench", "board", "--", "--save-baseline", "x"][..],
             &["bench", "vs-ref", "--engine", "mohex --quiet", "--sets", "7x7,8x8-openings"][..],
             &["openings", "--size", "8", "--only", "a1,h1", "--time-limit", "60"][..],
+            &["soak", "--minutes", "1", "--only", "db,hostile", "--nash", "target/release/nash"][..],
         ] {
             let argv = std::iter::once("xtask").chain(args.iter().copied());
             assert!(Cli::try_parse_from(argv).is_ok(), "{args:?} refused");
