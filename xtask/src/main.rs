@@ -14,6 +14,7 @@ mod patterns;
 mod proofs;
 mod regress;
 mod regress_tst;
+mod soak;
 mod templates;
 mod tournament;
 mod verify_patterns;
@@ -59,6 +60,10 @@ enum Task {
     /// A split solve on a single-node Slurm cluster started here: split, job array, merge,
     /// the root from the merged database (needs Debian's slurm-wlm; docs/cluster.md).
     ClusterDemo(cluster_demo::Args),
+    /// Attack the release `nash` as a hostile user would for N minutes: an HTP fuzzer with
+    /// interrupts, bit flips and cuts of a database, time limits up to 19x19, hostile inputs
+    /// (docs/reliability.md); fails on an overrun, a lost position, a panic or 1 GiB of memory.
+    Soak(soak::Args),
     /// Serve HTP with Nash's engine, as `nash htp` does (tests of the tournament play it
     /// without building the `nash` binary).
     #[command(hide = true)]
@@ -110,6 +115,7 @@ fn main() -> anyhow::Result<()> {
         Task::Tournament(a) => tournament::run(a),
         Task::Hexgui(a) => hexgui::run(a),
         Task::ClusterDemo(a) => cluster_demo::run(a),
+        Task::Soak(a) => soak::run(a),
         Task::Htp(a) => {
             let mut engine = nash_htp::Engine::with_player(&a.player)?;
             let stdin = std::io::BufReader::new(std::io::stdin());
@@ -147,6 +153,9 @@ mod tests {
             &["bench", "vs-ref", "--engine", "mohex", "--time-limit", "NaN"][..],
             &["openings", "--size", "12"][..],
             &["openings", "--time-limit", "0"][..],
+            &["soak", "--minutes", "0"][..],
+            &["soak", "--only", "fuzz"][..],
+            &["soak", "--hang", "NaN"][..],
         ] {
             let argv = std::iter::once("xtask").chain(args.iter().copied());
             assert!(Cli::try_parse_from(argv).is_err(), "{args:?} accepted");
@@ -157,6 +166,7 @@ mod tests {
             &["bench", "board", "--", "--save-baseline", "x"][..],
             &["bench", "vs-ref", "--engine", "mohex --quiet", "--sets", "7x7,8x8-openings"][..],
             &["openings", "--size", "8", "--only", "a1,h1", "--time-limit", "60"][..],
+            &["soak", "--minutes", "1", "--only", "db,hostile", "--nash", "target/release/nash"][..],
         ] {
             let argv = std::iter::once("xtask").chain(args.iter().copied());
             assert!(Cli::try_parse_from(argv).is_ok(), "{args:?} refused");
