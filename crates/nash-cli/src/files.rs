@@ -22,9 +22,6 @@ pub const BATCH_LIMIT: u64 = 16 * MB;
 /// The largest certificate: the biggest of docs/proofs.md's table is 158 MB.
 pub const CERTIFICATE_LIMIT: u64 = 512 * MB;
 
-/// The largest database: a database is held in memory while it is open.
-pub const DB_LIMIT: u64 = 512 * MB;
-
 /// The whole of `input` (named `name` in errors), refused when it is over `limit` bytes. At
 /// most `limit + 1` bytes are read, so an endless input costs no more than a file at the
 /// limit.
@@ -72,33 +69,14 @@ pub fn read_text(path: &Path, limit: u64) -> anyhow::Result<String> {
     read_text_bounded(open(path, &name, limit)?, &name, limit)
 }
 
-/// Checks that `path` may be opened as a database: a regular file of at most [`DB_LIMIT`]
-/// bytes, or nothing yet (it is then created). A device (`/dev/zero`, `/dev/full`) or a
-/// directory is refused: read as a database it would never end.
-fn check_db(path: &Path) -> anyhow::Result<()> {
-    let name = path.display();
-    let meta = match std::fs::metadata(path) {
-        Ok(m) => m,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
-        Err(e) => bail!("cannot open {name}: {}", lowercase_first(&e)),
-    };
-    if !meta.is_file() {
-        bail!("{name}: not a regular file, so not a database");
-    }
-    if meta.len() > DB_LIMIT {
-        bail!("{name}: larger than {} MB", DB_LIMIT / MB);
-    }
-    Ok(())
-}
-
-/// Opens the database at `path` for reading and writing, after [`check_db`].
+/// Opens the database at `path` for reading and writing. The database reads its file in
+/// pieces and refuses one that is not a regular file (`/dev/full`, a directory), so no limit is
+/// needed here: its memory is the positions it holds.
 pub fn open_db(path: &Path) -> anyhow::Result<nash_db::Db> {
-    check_db(path)?;
     Ok(nash_db::Db::open(path)?)
 }
 
-/// Opens the database at `path` for reading only, after [`check_db`].
+/// Opens the database at `path` for reading only (likewise a regular file).
 pub fn open_db_read(path: &Path) -> anyhow::Result<nash_db::Db> {
-    check_db(path)?;
     Ok(nash_db::Db::open_read(path)?)
 }

@@ -175,14 +175,14 @@ impl Db {
         Ok(db)
     }
 
-    /// Opens `path`, which must exist, for reading only.
+    /// Opens `path`, which must exist and be a regular file, for reading only.
     pub fn open_read(path: impl AsRef<Path>) -> Result<Db, DbError> {
         let path = path.as_ref().to_path_buf();
-        let file = File::open(&path).map_err(|error| DbError::Io {
-            path: path.clone(),
-            what: "cannot read",
-            error,
-        })?;
+        let io = |error| DbError::Io { path: path.clone(), what: "cannot read", error };
+        let file = File::open(&path).map_err(io)?;
+        if !file.metadata().map_err(io)?.is_file() {
+            return Err(DbError::NotAFile { path });
+        }
         Ok(Db::from_reader(&path, file)?.0)
     }
 

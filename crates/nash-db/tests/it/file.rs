@@ -332,9 +332,9 @@ fn a_file_read_in_pieces_keeps_every_record_and_skips_damage_across_pieces() {
 
 #[test]
 fn a_device_is_not_a_database() {
-    // /dev/zero is refused at its header, not read to its end.
+    // /dev/zero is refused before it is read.
     match Db::open_read("/dev/zero") {
-        Err(DbError::Foreign { .. }) => {}
+        Err(e @ DbError::NotAFile { .. }) => assert!(e.to_string().contains("/dev/zero")),
         other => panic!("/dev/zero read as {other:?}"),
     }
     // A writer needs a regular file: /dev/full would take every write and lose it.
