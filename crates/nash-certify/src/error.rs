@@ -23,6 +23,9 @@ pub enum CertifyError {
     Write(String),
     /// A resumable build's journal that cannot be resumed (another build's, or not one).
     Resume(String),
+    /// A certificate file that cannot be written there, or a build file that is not the
+    /// build's own (never overwritten).
+    Target(String),
     /// [`crate::CertifyConfig::first_move`] is not a winning move of the position: why.
     FirstMove(Cell, &'static str),
 }
@@ -42,6 +45,7 @@ impl fmt::Display for CertifyError {
             ),
             CertifyError::Write(e) => write!(f, "cannot write the certificate's nodes: {e}"),
             CertifyError::Resume(e) => write!(f, "cannot resume the certificate: {e}"),
+            CertifyError::Target(e) => write!(f, "cannot write the certificate: {e}"),
             CertifyError::FirstMove(at, why) => {
                 write!(f, "no certificate starting with {at}: {why}")
             }

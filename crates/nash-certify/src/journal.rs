@@ -47,6 +47,26 @@ pub struct Partial {
 }
 
 impl Partial {
+    /// The files of a build whose certificate goes to `target`, beside it ([`Partial::beside`]),
+    /// once `target` is known to name a file that can be made: not a directory, nor a path
+    /// without a file name (`.`, `dir/`), in a directory that exists.
+    pub fn for_target(target: &Path) -> Result<Partial, CertifyError> {
+        let bad = |why: &str| CertifyError::Target(format!("{}: {why}", target.display()));
+        let named =
+            target.file_name().is_some() && !target.as_os_str().to_string_lossy().ends_with('/');
+        if target.is_dir() || !named {
+            return Err(bad("is a directory, not a file name"));
+        }
+        let dir = match target.parent() {
+            Some(d) if !d.as_os_str().is_empty() => d,
+            _ => Path::new("."),
+        };
+        if !dir.is_dir() {
+            return Err(bad("no such directory"));
+        }
+        Ok(Partial::beside(target))
+    }
+
     /// The files beside `path`: `PATH.nodes` and `PATH.journal`.
     pub fn beside(path: &Path) -> Partial {
         let with = |ext: &str| {
@@ -314,7 +334,17 @@ pub(crate) fn open<B: BitSet>(
     };
     let old = match std::fs::read(&files.journal) {
         Ok(bytes) => records(&files.journal, &bytes)?,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Vec::new(),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            // A spool with no journal is no build's of ours: another file of that name.
+            if std::fs::symlink_metadata(&files.nodes).is_ok() {
+                return Err(CertifyError::Target(format!(
+                    "{} is there with no journal beside it: not overwritten (move it away, or \
+                     write the certificate elsewhere)",
+                    files.nodes.display()
+                )));
+            }
+            Vec::new()
+        }
         Err(e) => return Err(io_error("read", &files.journal, e)),
     };
     let mut old = old.into_iter();
@@ -382,21 +412,19 @@ pub(crate) fn open<B: BitSet>(
     resumed.made = made;
     resumed.bytes = bytes as u64;
 
-    // The spool cut after its last node kept, the journal rewritten with what was kept.
-    let nodes = OpenOptions::new()
-        .create(true)
-        .truncate(false)
-        .write(true)
-        .open(&files.nodes)
-        .map_err(|e| io_error("open", &files.nodes, e))?;
-    nodes.set_len(bytes as u64).map_err(|e| io_error("cut", &files.nodes, e))?;
-    let mut nodes = nodes;
-    std::io::Seek::seek(&mut nodes, std::io::SeekFrom::End(0))
-        .map_err(|e| io_error("open", &files.nodes, e))?;
+    // The journal rewritten with what was kept (to a file of this process's own, then renamed
+    // over the old one), then the spool cut after its last node kept. The journal comes first:
+    // a spool with no journal is taken for another file, and a fresh build that fails here
+    // leaves neither.
+    let fresh = !files.journal.exists();
     let mut tmp = files.journal.as_os_str().to_owned();
-    tmp.push(".new");
+    tmp.push(format!(".{}.new", std::process::id()));
     let tmp = PathBuf::from(tmp);
-    let file = File::create(&tmp).map_err(|e| io_error("create", &tmp, e))?;
+    let file = OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(&tmp)
+        .map_err(|e| io_error("create", &tmp, e))?;
     let mut journal = Journal { out: BufWriter::new(file), buf: Vec::new() };
     let write = |j: &mut Journal| -> std::io::Result<()> {
         j.out.write_all(MAGIC)?;
@@ -412,7 +440,28 @@ pub(crate) fn open<B: BitSet>(
         j.out.flush()?;
         j.out.get_ref().sync_all()
     };
-    write(&mut journal).map_err(|e| io_error("write", &tmp, e))?;
-    std::fs::rename(&tmp, &files.journal).map_err(|e| io_error("write", &files.journal, e))?;
-    Ok((resumed, nodes, journal))
+    let renamed = write(&mut journal).map_err(|e| io_error("write", &tmp, e)).and_then(|()| {
+        std::fs::rename(&tmp, &files.journal).map_err(|e| io_error("write", &files.journal, e))
+    });
+    if let Err(e) = renamed {
+        let _ = std::fs::remove_file(&tmp);
+        return Err(e);
+    }
+    let spool = || -> std::io::Result<File> {
+        let mut nodes =
+            OpenOptions::new().create(true).truncate(false).write(true).open(&files.nodes)?;
+        nodes.set_len(bytes as u64)?;
+        std::io::Seek::seek(&mut nodes, std::io::SeekFrom::End(0))?;
+        Ok(nodes)
+    };
+    match spool() {
+        Ok(nodes) => Ok((resumed, nodes, journal)),
+        Err(e) => {
+            if fresh {
+                let _ = std::fs::remove_file(&files.journal);
+                let _ = std::fs::remove_file(&files.nodes);
+            }
+            Err(io_error("open", &files.nodes, e))
+        }
+    }
 }

@@ -16,7 +16,8 @@
 //! certificate that fails, and this builder reports it at once.
 //!
 //! This crate sits above nash-search and uses only its public warm-worker API; it does the
-//! file I/O of resumable builds (a journal beside the node spool, [`Partial`]).
+//! file I/O of resumable builds (a journal beside the node spool, [`Partial`]) and writes
+//! their certificate file ([`Partial::write_certificate`]).
 //!
 //! ```
 //! use nash_board::{Bitboard, Color, Position};
@@ -42,12 +43,14 @@ mod journal;
 mod plan;
 mod sink;
 mod start;
+mod target;
 mod workers;
 
 pub use config::{CertifyConfig, DEFAULT_SEARCH};
 pub use error::CertifyError;
 pub use journal::Partial;
 pub use sink::Streamed;
+pub use target::Form;
 
 use sink::Sink;
 

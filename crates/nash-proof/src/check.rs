@@ -23,6 +23,11 @@
 //!
 //! Every claim is checked below the root until `Won` or `Search` closes it, and a move is
 //! never checked out of turn, so the root's claim, the certificate's result, holds.
+//!
+//! The check's work is bounded by the certificate's size ([`budget`]): a node reached in many
+//! positions is checked in each, and a `Search` leaf may cost millions of positions, so a
+//! certificate of a few bytes could otherwise make the checker search for minutes. Past its
+//! budget a certificate is refused as too costly to check, never accepted.
 
 use std::collections::{HashMap, HashSet};
 use std::fmt;
@@ -33,6 +38,24 @@ use crate::format::{At, Certificate, Lazy, Node, Nodes};
 
 /// The most empty cells a [`Node::Search`] may leave to the checker's exhaustive search.
 pub const SEARCH_LIMIT: usize = 16;
+
+/// The work any certificate may cost the checker, in steps (see [`budget`]): enough for a
+/// `Search` leaf of 14 empty cells (whose search decides at most 1.2 million positions), about
+/// a second and 200 MB.
+pub const BUDGET_BASE: u64 = 1 << 21;
+
+/// The work each entry of a certificate ([`Node::entries`]) adds to its budget, in steps: the
+/// 6x6 opening b5's certificate with searches of up to 16 empty cells (7,495 entries) decides
+/// 3.3 million positions, within its 4 million.
+pub const BUDGET_PER_ENTRY: u64 = 256;
+
+/// The most steps of work the checker spends on a certificate of `entries` entries (the sum
+/// of [`Node::entries`] over its nodes) before refusing it as too costly to check: a step is
+/// a node's entries checked once in one position, or a position the exhaustive search
+/// decides, so memory grows with the steps too.
+pub fn budget(entries: u64) -> u64 {
+    BUDGET_BASE.saturating_add(entries.saturating_mul(BUDGET_PER_ENTRY))
+}
 
 /// What a check of a valid certificate found.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -55,6 +78,9 @@ pub struct Invalid {
     pub line: Vec<Cell>,
     /// What is wrong.
     pub reason: String,
+    /// Whether the certificate was refused for needing more work than its [`budget`] (it may
+    /// hold, but is not accepted), not for a claim found false.
+    pub too_costly: bool,
 }
 
 impl fmt::Display for Invalid {
@@ -97,7 +123,8 @@ fn check_in<B: BitSet, N: Nodes + ?Sized>(
     cert: &Certificate,
     nodes: &N,
 ) -> Result<Checked, Invalid> {
-    let setup = |reason: String| Invalid { node: None, line: Vec::new(), reason };
+    let setup =
+        |reason: String| Invalid { node: None, line: Vec::new(), reason, too_costly: false };
     let mut pos = Position::<B>::new(cert.cols as usize, cert.rows as usize)
         .map_err(|e| setup(e.to_string()))?;
     for (color, stones) in [(Color::Black, &cert.black), (Color::White, &cert.white)] {
@@ -115,6 +142,7 @@ fn check_in<B: BitSet, N: Nodes + ?Sized>(
     let Some(root) = nodes.count().checked_sub(1) else {
         return Err(setup("the certificate has no nodes".into()));
     };
+    let entries = nodes.entries();
     let mut checker = Checker {
         nodes,
         winner: cert.winner.into(),
@@ -122,6 +150,8 @@ fn check_in<B: BitSet, N: Nodes + ?Sized>(
         search: HashMap::new(),
         line: Vec::new(),
         visits: 0,
+        left: budget(entries),
+        entries,
     };
     checker.node(root as u32, &mut pos)?;
     Ok(Checked {
@@ -142,7 +172,14 @@ struct Checker<'c, B: BitSet, N: ?Sized> {
     search: HashMap<(B, B, Color), bool>,
     line: Vec<Cell>,
     visits: u64,
+    /// The steps of work the [`budget`] has left.
+    left: u64,
+    /// The certificate's entries, for the message of a check over budget.
+    entries: u64,
 }
+
+/// A check stopped at its budget.
+struct Spent;
 
 impl<B: BitSet, N: Nodes + ?Sized> Checker<'_, B, N> {
     /// Checks that node `id` wins for the winner in `pos` (which it leaves as it found it).
@@ -152,14 +189,19 @@ impl<B: BitSet, N: Nodes + ?Sized> Checker<'_, B, N> {
             return Ok(());
         }
         self.visits += 1;
-        let bad =
-            |me: &Self, reason: String| Invalid { node: Some(id), line: me.line.clone(), reason };
+        let bad = |me: &Self, reason: String| Invalid {
+            node: Some(id),
+            line: me.line.clone(),
+            reason,
+            too_costly: false,
+        };
         let loser = !self.winner;
         if pos.winner() == Some(loser) {
             return Err(bad(self, format!("{loser} has already connected")));
         }
         let nodes = self.nodes;
         let node = nodes.get(id).ok_or_else(|| bad(self, "no such node".into()))?;
+        self.spend(node.entries()).map_err(|Spent| self.too_costly(id))?;
         let child = |next: u32| {
             if next < id {
                 Ok(next)
@@ -179,8 +221,12 @@ impl<B: BitSet, N: Nodes + ?Sized> Checker<'_, B, N> {
                     let reason = format!("{empty} empty cells to search, at most {SEARCH_LIMIT}");
                     return Err(bad(self, reason));
                 }
-                if !self.wins(pos) {
-                    return Err(bad(self, format!("the search finds that {loser} holds")));
+                match self.wins(pos) {
+                    Err(Spent) => return Err(self.too_costly(id)),
+                    Ok(false) => {
+                        return Err(bad(self, format!("the search finds that {loser} holds")))
+                    }
+                    Ok(true) => {}
                 }
             }
             &Node::Play { at: At(cell), next } => {
@@ -287,7 +333,13 @@ impl<B: BitSet, N: Nodes + ?Sized> Checker<'_, B, N> {
         pos: &mut Position<B>,
     ) -> Result<(), Invalid> {
         if let Err(e) = pos.play(cell) {
-            return Err(Invalid { node: Some(id), line: self.line.clone(), reason: e.to_string() });
+            let reason = e.to_string();
+            return Err(Invalid {
+                node: Some(id),
+                line: self.line.clone(),
+                reason,
+                too_costly: false,
+            });
         }
         self.line.push(cell);
         let r = self.node(next, pos);
@@ -296,16 +348,34 @@ impl<B: BitSet, N: Nodes + ?Sized> Checker<'_, B, N> {
         r
     }
 
+    /// Takes `steps` from the budget.
+    fn spend(&mut self, steps: u64) -> Result<(), Spent> {
+        self.left = self.left.checked_sub(steps).ok_or(Spent)?;
+        Ok(())
+    }
+
+    /// The refusal of a check that ran out of its budget at node `id`.
+    fn too_costly(&self, id: u32) -> Invalid {
+        let reason = format!(
+            "too costly to check: more than {} steps of work, the budget of a certificate of \
+             {} entries ({BUDGET_BASE} and {BUDGET_PER_ENTRY} an entry)",
+            budget(self.entries),
+            self.entries
+        );
+        Invalid { node: Some(id), line: self.line.clone(), reason, too_costly: true }
+    }
+
     /// Whether the winner wins `pos` against every defence: every line played out, each
-    /// position decided once.
-    fn wins(&mut self, pos: &mut Position<B>) -> bool {
+    /// position decided once (a step of the budget each).
+    fn wins(&mut self, pos: &mut Position<B>) -> Result<bool, Spent> {
         if let Some(c) = pos.winner() {
-            return c == self.winner;
+            return Ok(c == self.winner);
         }
         let key = (pos.black(), pos.white(), pos.to_move());
         if let Some(&w) = self.search.get(&key) {
-            return w;
+            return Ok(w);
         }
+        self.spend(1)?;
         // The winner to move needs one winning move; the loser to move needs one refutation.
         // A full board with no winner cannot happen (Hex has no draws); it would count as not
         // won.
@@ -315,13 +385,13 @@ impl<B: BitSet, N: Nodes + ?Sized> Checker<'_, B, N> {
             pos.play_unchecked(cell);
             let w = self.wins(pos);
             pos.undo();
-            if w == winner_moves {
+            if w? == winner_moves {
                 won = winner_moves;
                 break;
             }
         }
         self.search.insert(key, won);
-        won
+        Ok(won)
     }
 }
 

@@ -93,6 +93,29 @@ pub enum Node {
     },
 }
 
+impl Node {
+    /// The node's entries: one, and one for each cell, node reference and step it holds. The
+    /// checker's [`crate::budget`] is counted in them, and checking the node in one position
+    /// costs as many steps.
+    pub fn entries(&self) -> u64 {
+        let len = |n: usize| n as u64;
+        1 + match self {
+            Node::Won | Node::Search => 0,
+            Node::Play { .. } => 1,
+            Node::Restrict { keep, .. } => len(keep.len()) + 1,
+            Node::Vc { steps } => steps
+                .iter()
+                .map(|s| match s {
+                    Step::Touch(..) | Step::And(..) => 1,
+                    Step::Or(list) => len(list.len()).max(1),
+                })
+                .sum(),
+            Node::Replies { replies } => len(replies.len()),
+            Node::Cover { options } => options.iter().map(|(keep, _)| len(keep.len()) + 1).sum(),
+        }
+    }
+}
+
 /// One step of a virtual-connection derivation ([`Node::Vc`]). A connection joins two ends
 /// (each a winner's stone or edge, standing for its whole group, or an empty cell counted as the
 /// winner's) through a carrier of empty cells; a full one holds against the loser moving first,
@@ -349,6 +372,7 @@ pub struct Lazy<'a> {
     pub head: Certificate,
     body: &'a [u8],
     starts: Vec<u64>,
+    entries: u64,
 }
 
 impl<'a> Lazy<'a> {
@@ -368,9 +392,12 @@ impl<'a> Lazy<'a> {
         }
         let body = rest;
         let mut starts = Vec::with_capacity(count.min(body.len()));
+        let mut entries = 0u64;
         for _ in 0..count {
             starts.push((body.len() - rest.len()) as u64);
-            rest = postcard::take_from_bytes::<Node>(rest)?.1;
+            let (node, after) = postcard::take_from_bytes::<Node>(rest)?;
+            entries = entries.saturating_add(node.entries());
+            rest = after;
         }
         if !rest.is_empty() {
             return Err(FormatError::Trailing(rest.len()));
@@ -384,7 +411,7 @@ impl<'a> Lazy<'a> {
             winner: head.winner,
             nodes: Vec::new(),
         };
-        Ok(Lazy { head, body, starts })
+        Ok(Lazy { head, body, starts, entries })
     }
 
     /// The number of nodes.
@@ -423,6 +450,8 @@ pub trait Nodes {
     fn count(&self) -> usize;
     /// Node `id`, if there is one.
     fn get(&self, id: u32) -> Option<Cow<'_, Node>>;
+    /// The sum of [`Node::entries`] over the nodes.
+    fn entries(&self) -> u64;
 }
 
 impl Nodes for [Node] {
@@ -433,6 +462,10 @@ impl Nodes for [Node] {
     fn get(&self, id: u32) -> Option<Cow<'_, Node>> {
         <[Node]>::get(self, id as usize).map(Cow::Borrowed)
     }
+
+    fn entries(&self) -> u64 {
+        self.iter().map(Node::entries).fold(0, u64::saturating_add)
+    }
 }
 
 impl Nodes for Lazy<'_> {
@@ -442,6 +475,10 @@ impl Nodes for Lazy<'_> {
 
     fn get(&self, id: u32) -> Option<Cow<'_, Node>> {
         self.node(id).map(Cow::Owned)
+    }
+
+    fn entries(&self) -> u64 {
+        self.entries
     }
 }
 

@@ -45,7 +45,9 @@ mod check;
 mod format;
 mod vc;
 
-pub use check::{check, check_lazy, Checked, Invalid, SEARCH_LIMIT};
+pub use check::{
+    budget, check, check_lazy, Checked, Invalid, BUDGET_BASE, BUDGET_PER_ENTRY, SEARCH_LIMIT,
+};
 pub use format::{
     At, Certificate, End, FormatError, Lazy, Node, Nodes, Side, Spool, Step, VERSION,
 };

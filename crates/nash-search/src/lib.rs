@@ -79,6 +79,7 @@ pub use analyser::{Analyser, Analysis, Verdict};
 pub use batch::{solve_many, solve_many_each};
 pub use config::{Budget, Knowledge, MoveOrdering, NameError, Parallel, SolverConfig, SolverKind};
 pub use entry::solve;
+pub use memory::{memory_limit, MemoryLimit};
 pub use outcome::WinningMoves;
 pub use outcome::{Outcome, SolveResult, Stats, StopReason};
 pub use persistent::SolverTable;

@@ -105,6 +105,52 @@ pub(crate) fn limit_bytes(tt_mib: usize) -> usize {
     }
 }
 
+/// What a memory limit ([`SolverConfig::tt_mib`]) bounds for solves on one board, when it is not
+/// simply the limit asked for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MemoryLimit {
+    /// The limit asked for bounds the solve.
+    AsAsked,
+    /// The limit is beyond three quarters of the machine's memory: the solve is planned within
+    /// this many MiB instead.
+    Capped {
+        /// The MiB the solve is planned within.
+        mib: usize,
+    },
+    /// The limit is below what the smallest plan on this board takes (the program, a one-MiB
+    /// table, and each worker's two H-search builders and 256 analysis-cache slots, as
+    /// estimated from above): the solve may take up to this many MiB.
+    Floor {
+        /// The MiB the smallest plan may take.
+        mib: usize,
+    },
+}
+
+/// What `cfg.tt_mib` bounds for a solve on `geom` ([`crate::solve`]), or, `side_by_side`,
+/// for a set of solves on it ([`crate::solve_many`], [`crate::winning_moves`]).
+pub fn memory_limit<B: BitSet>(
+    cfg: &SolverConfig,
+    geom: &Geometry<B>,
+    side_by_side: bool,
+) -> MemoryLimit {
+    let setup = match side_by_side {
+        true => crate::context::Setup::set(cfg, geom),
+        false => crate::context::Setup::one(cfg, geom),
+    };
+    let solves = if side_by_side { cfg.threads.max(1) } else { 1 };
+    let workers = solves * workers(&setup.each);
+    let caches = workers.saturating_mul(setup.plan.worker_bytes(geom, &setup.each));
+    let planned = setup.table_bytes.saturating_add(caches).saturating_add(BASE_BYTES);
+    let limit = limit_bytes(cfg.tt_mib);
+    if planned > limit {
+        MemoryLimit::Floor { mib: planned.div_ceil(MIB) }
+    } else if limit < cfg.tt_mib.saturating_mul(MIB) {
+        MemoryLimit::Capped { mib: limit / MIB }
+    } else {
+        MemoryLimit::AsAsked
+    }
+}
+
 /// Makes room in a node store for `need` more nodes without passing `cap` nodes: the store
 /// doubles up to the cap (never past it, so it stays within its plan), and a machine that
 /// refuses the memory gives [`StopReason::OutOfMemory`] instead of an abort.
@@ -222,6 +268,26 @@ mod tests {
             Some(24576000 * 1024)
         );
         assert_eq!(meminfo_total("nothing here"), None);
+    }
+
+    /// A limit below a board's smallest plan is said, with what that plan may take; the
+    /// default limit on a 7x7 board is as asked.
+    #[test]
+    fn a_limit_below_the_smallest_plan_is_said() {
+        let small = Geometry::<Bitboard>::get(7, 7).expect("board size");
+        let cfg = SolverConfig::default();
+        assert_eq!(memory_limit(&cfg, small, false), MemoryLimit::AsAsked);
+        let wide = Geometry::<nash_board::WideBitboard>::get(19, 19).expect("board size");
+        let cfg = SolverConfig { tt_mib: 1, ..SolverConfig::default() };
+        let MemoryLimit::Floor { mib } = memory_limit(&cfg, wide, false) else {
+            panic!("1 MiB on 19x19 is below the smallest plan");
+        };
+        let p = plan(&cfg, wide);
+        assert_eq!(mib, (p.table_bytes + p.worker_bytes(wide, &cfg) + BASE_BYTES).div_ceil(MIB));
+        for side_by_side in [false, true] {
+            let cfg = SolverConfig { tt_mib: 1, threads: 2, ..SolverConfig::default() };
+            assert!(matches!(memory_limit(&cfg, small, side_by_side), MemoryLimit::Floor { .. }));
+        }
     }
 
     #[test]

@@ -4,3 +4,4 @@
 mod certify;
 mod resume;
 mod support;
+mod target;

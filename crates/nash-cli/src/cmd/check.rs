@@ -31,7 +31,11 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             (lazy.head.clone(), lazy.len(), checked)
         }
     };
-    let checked = checked.map_err(|e| anyhow::anyhow!("invalid: {e}"))?;
+    // A certificate past its budget may hold, but is not accepted: refused, not invalid.
+    let checked = checked.map_err(|e| match e.too_costly {
+        true => anyhow::anyhow!("refused: {e}"),
+        false => anyhow::anyhow!("invalid: {e}"),
+    })?;
     outln!(
         "valid: {} wins ({}x{}, {} to move; {} nodes, {} node checks, {} searched, {:.3}s)",
         checked.winner,

@@ -5,10 +5,11 @@ use std::time::Duration;
 use nash_board::svg::{Overlay, Picture, Style};
 use nash_board::{BitSet, CellList, Position};
 use nash_board::{Cell, Color};
-use nash_certify::{CertifyConfig, Partial, TableCertificates};
+use nash_certify::{CertifyConfig, Form, Partial, TableCertificates};
 use nash_cli::progress::{Display, Watch};
 use nash_search::{
-    Knowledge, Outcome, Parallel, SolveResult, SolverConfig, SolverKind, SolverTable, Stats,
+    Knowledge, MemoryLimit, Outcome, Parallel, SolveResult, SolverConfig, SolverKind, SolverTable,
+    Stats,
 };
 use serde::Serialize;
 
@@ -207,6 +208,28 @@ impl SolverArgs {
         (watch, cfg)
     }
 
+    /// Says on standard error when `--tt-mib` does not bound the solves of `cfg` on `p`'s
+    /// board as asked (one solve, or `side_by_side` a set of them): a value beyond three
+    /// quarters of the machine's memory is capped, and one below the smallest plan on the
+    /// board is exceeded.
+    pub fn warn_memory<B: BitSet>(&self, p: &Position<B>, cfg: &SolverConfig, side_by_side: bool) {
+        let asked = cfg.tt_mib;
+        match nash_search::memory_limit(cfg, p.geometry(), side_by_side) {
+            MemoryLimit::AsAsked => {}
+            MemoryLimit::Capped { mib } => eprintln!(
+                "warning: --tt-mib {asked} is capped at {mib} MiB, three quarters of the \
+                 machine's memory"
+            ),
+            MemoryLimit::Floor { mib } => eprintln!(
+                "warning: --tt-mib {asked} is below the smallest plan on {}x{} with {} \
+                 thread(s): the solve may take up to {mib} MiB",
+                p.cols(),
+                p.rows(),
+                cfg.threads.max(1)
+            ),
+        }
+    }
+
     /// The solver configuration these options describe.
     pub fn config(&self) -> anyhow::Result<SolverConfig> {
         let mut cfg = SolverConfig {
@@ -351,6 +374,11 @@ fn picture<B: BitSet>(p: &Position<B>, outcome: &Outcome<B>, pv: &[Cell]) -> Str
 }
 
 fn report<B: BitSet>(p: &Position<B>, cfg: &SolverConfig, args: &Args) -> anyhow::Result<()> {
+    // A certificate that could not be written there is refused before the solve.
+    if let Some(path) = &args.proof {
+        Partial::for_target(path)?;
+    }
+    args.solver.warn_memory(p, cfg, false);
     let mut db = args.solver.open_db()?;
     // A stored answer (or one the stored answers decide two moves ahead, as after a split
     // solve) is used as it is, unless a certificate is asked for, which needs the solve.
@@ -432,7 +460,8 @@ fn report<B: BitSet>(p: &Position<B>, cfg: &SolverConfig, args: &Args) -> anyhow
 /// Writes the certificate of `p`'s result to `path` (`--proof`); what to say about it. The
 /// nodes are spooled to `PATH.nodes` as they are made, so a large certificate is never held in
 /// memory as nodes, with a journal in `PATH.journal` from which a killed build resumes (both
-/// removed once the certificate is written).
+/// removed once the certificate is written, or its writing failed; a `PATH.nodes` that is not
+/// the build's own is refused, not overwritten).
 fn write_proof<B: BitSet>(
     p: &Position<B>,
     cfg: &SolverConfig,
@@ -440,7 +469,6 @@ fn write_proof<B: BitSet>(
     args: &Args,
     path: &std::path::Path,
 ) -> anyhow::Result<String> {
-    use std::io::Write;
     let first_move = match &args.proof_first {
         None => None,
         Some(text) => {
@@ -461,33 +489,10 @@ fn write_proof<B: BitSet>(
         first_move,
         ..CertifyConfig::default()
     };
-    let cannot = |what: &str, p: &std::path::Path, e: std::io::Error| {
-        anyhow::anyhow!("cannot {what} {}: {e}", p.display())
-    };
-    let files = Partial::beside(path);
+    let files = Partial::for_target(path)?;
     let made = table.certificate_resumable(p, &certify, &files)?;
-    let head = made.head.binary_head(made.nodes);
-    let file = std::fs::File::create(path).map_err(|e| cannot("write", path, e))?;
-    let mut out = std::io::BufWriter::new(file);
-    let written = if args.proof_json {
-        let mut bytes = head;
-        let nodes = std::fs::read(&files.nodes).map_err(|e| cannot("read", &files.nodes, e))?;
-        bytes.extend(nodes);
-        let lazy = nash_proof::Lazy::new(&bytes)?;
-        lazy.write_json(&mut out)?;
-        out.flush().map_err(|e| cannot("write", path, e))?;
-        out.get_ref().metadata().map_err(|e| cannot("write", path, e))?.len()
-    } else {
-        // The binary form is the head, then the spooled nodes as they are: copied, not read
-        // into memory (the empty 8x8 board's run to hundreds of megabytes).
-        let mut nodes =
-            std::fs::File::open(&files.nodes).map_err(|e| cannot("read", &files.nodes, e))?;
-        out.write_all(&head).map_err(|e| cannot("write", path, e))?;
-        let copied = std::io::copy(&mut nodes, &mut out).map_err(|e| cannot("write", path, e))?;
-        out.flush().map_err(|e| cannot("write", path, e))?;
-        head.len() as u64 + copied
-    };
-    files.remove().map_err(|e| cannot("remove", &files.nodes, e))?;
+    let form = if args.proof_json { Form::Json } else { Form::Binary };
+    let written = files.write_certificate(&made, path, form)?;
     let resumed = match made.kept > 0 || made.journaled > 0 {
         true => format!(
             "; resumed with {} nodes and {} re-solves of earlier runs, which took {:.1} s of CPU",

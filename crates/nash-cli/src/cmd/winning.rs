@@ -43,6 +43,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
 
 fn report<B: BitSet>(p: &Position<B>, cfg: &SolverConfig, args: &Args) -> anyhow::Result<()> {
     let json = args.json;
+    args.solver.warn_memory(p, cfg, true);
     let mut db = args.solver.open_db()?;
     let (w, source) = {
         let (_watch, cfg) = args.solver.watch("deciding every move", cfg);

@@ -133,6 +133,18 @@ fn batch_names_the_bad_line() {
 }
 
 #[test]
+fn a_memory_limit_below_the_smallest_plan_is_said() {
+    let (code, _, err) =
+        nash(&["solve", "--size", "19", "--tt-mib", "1", "--nodes", "1", "--no-pv"]);
+    assert_eq!(code, 0, "{err}");
+    let warned = "warning: --tt-mib 1 is below the smallest plan on 19x19 with 1 thread(s)";
+    assert!(err.lines().any(|l| l.starts_with(warned)), "{err}");
+    let (code, _, err) = nash(&["solve", "--size", "5", "--nodes", "1", "--no-pv"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(!err.contains("--tt-mib"), "{err}");
+}
+
+#[test]
 fn limits_out_of_range_are_refused() {
     check_err(&["solve", "--time-limit", "1e19"], "invalid value '1e19' for '--time-limit");
     check_err(&["solve", "--time-limit", "NaN"], "'NaN'");

@@ -1,5 +1,7 @@
 //! `nash solve --proof` killed with SIGKILL while its certificate is built, and run again:
-//! the build goes on from its files and writes the certificate an uninterrupted run writes.
+//! the build goes on from its files and writes the certificate an uninterrupted run writes. A
+//! target that cannot be written is refused and leaves no file behind, and a file in the way of
+//! the build's own is not overwritten.
 
 use crate::{nash, TempDir};
 use std::process::{Command, Stdio};
@@ -103,4 +105,61 @@ fn a_certificate_starts_with_the_first_move_asked_for() {
         assert!(err.contains(says) && err.lines().count() == 1, "{cell}: {err}");
     }
     assert!(!std::path::Path::new(&proof).exists());
+}
+
+/// The names in `dir`, sorted.
+fn listing(dir: &std::path::Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .expect("listing")
+        .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}
+
+#[test]
+fn a_certificate_that_cannot_be_written_there_is_refused_and_leaves_nothing() {
+    let tmp = TempDir::new("proof-target");
+    let solve = ["solve", "b3", "--size", "4", "--no-pv", "--proof"];
+    // `--proof .`, in the directory itself: refused before the solve, nothing made there.
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_nash"))
+        .args(solve)
+        .arg(".")
+        .current_dir(&tmp.0)
+        .output()
+        .expect("nash runs");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(err.contains(".: is a directory") && err.lines().count() == 1, "{err}");
+    assert!(out.stdout.is_empty(), "solved before refusing");
+    assert!(listing(&tmp.0).is_empty(), "{:?}", listing(&tmp.0));
+
+    for (target, why) in [
+        (tmp.file("missing/x.proof"), "no such directory"),
+        (tmp.file(""), "is a directory"),
+        // A directory that takes no files, whoever asks.
+        ("/proc/nash-cli-test.proof".to_owned(), "cannot create /proc/nash-cli-test.proof.journal"),
+    ] {
+        let (code, _, err) = nash(&[&solve[..], &[&target]].concat());
+        assert_eq!(code, 1, "{target}: {err}");
+        assert!(err.contains(why) && err.lines().count() == 1, "{target}: {err}");
+    }
+    assert!(listing(&tmp.0).is_empty(), "{:?}", listing(&tmp.0));
+}
+
+#[test]
+fn an_existing_nodes_file_is_not_overwritten() {
+    let tmp = TempDir::new("proof-nodes");
+    let proof = tmp.file("b3.proof");
+    let nodes = format!("{proof}.nodes");
+    std::fs::write(&nodes, b"not a spool").expect("write");
+    let (code, _, err) = nash(&["solve", "b3", "--size", "4", "--no-pv", "--proof", &proof]);
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("not overwritten") && err.lines().count() == 1, "{err}");
+    assert_eq!(std::fs::read(&nodes).expect("still there"), b"not a spool");
+    assert_eq!(listing(&tmp.0), ["b3.proof.nodes"]);
+    std::fs::remove_file(&nodes).expect("remove");
+    let (code, _, err) = nash(&["solve", "b3", "--size", "4", "--no-pv", "--proof", &proof]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(listing(&tmp.0), ["b3.proof"]);
 }

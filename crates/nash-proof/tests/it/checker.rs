@@ -147,3 +147,74 @@ fn virtual_connections_are_derived_again() {
         check_json(header, &vc(&steps), expected);
     }
 }
+
+/// An 11x11 position whose empty cells are a 4x4 block (e5 to h8) and `extra`: Black's stones
+/// join the block to the top and bottom edges, White's to the left and right, so the block is
+/// an empty 4x4 board inside; each player's claim is one node, or two with White's replies.
+fn embedded_four(extra: &str, winner: &str, replies: bool) -> String {
+    let (mut black, mut white, mut empty) = (Vec::new(), Vec::new(), Vec::new());
+    for row in 1..=11 {
+        for (col, letter) in ('a'..='k').enumerate() {
+            let cell = format!("\"{letter}{row}\"");
+            let in_cols = (4..=7).contains(&col);
+            if (in_cols && (5..=8).contains(&row)) || cell == format!("\"{extra}\"") {
+                empty.push(cell);
+            } else if in_cols {
+                black.push(cell);
+            } else {
+                white.push(cell);
+            }
+        }
+    }
+    let (to_move, nodes) = match replies {
+        false => ("black", r#""search""#.to_owned()),
+        true => {
+            let replies: Vec<String> = empty.iter().map(|c| format!("[{c},0]")).collect();
+            ("black", format!(r#""search", {{"replies":{{"replies":[{}]}}}}"#, replies.join(",")))
+        }
+    };
+    let to_move = if replies && winner == "black" { "white" } else { to_move };
+    format!(
+        r#"{{"format":"nash-proof","version":1,"cols":11,"rows":11,"black":[{}],"white":[{}],
+            "to_move":"{to_move}","winner":"{winner}","nodes":[{nodes}]}}"#,
+        black.join(","),
+        white.join(",")
+    )
+}
+
+#[test]
+fn a_tiny_certificate_that_needs_a_long_search_is_refused_as_too_costly() {
+    // Two nodes: White's every move answered by the search, 16 empty cells after each; those
+    // searches decide more positions than a certificate of 19 entries may cost.
+    let json = embedded_four("d5", "black", true);
+    let cert = Certificate::from_bytes(json.as_bytes()).expect("reads");
+    let e = check(&cert).expect_err("not accepted");
+    assert!(e.too_costly, "{e}");
+    assert_eq!(
+        e.to_string(),
+        format!(
+            "node 0 (after e5): too costly to check: more than {} steps of work, the budget of a \
+             certificate of 19 entries ({} and {} an entry)",
+            nash_proof::budget(19),
+            nash_proof::BUDGET_BASE,
+            nash_proof::BUDGET_PER_ENTRY
+        )
+    );
+    // The same refusal from the binary form read lazily.
+    let bytes = cert.to_bytes();
+    let lazy = Lazy::new(&bytes).expect("binary form reads");
+    assert!(check_lazy(&lazy).expect_err("not accepted").too_costly);
+}
+
+#[test]
+fn a_search_of_the_empty_four_by_four_board_fits_the_budget() {
+    // One search leaf of 16 empty cells: the first player's win is found, the other's claim
+    // refused as false, both within the budget.
+    let cert =
+        |w| Certificate::from_bytes(embedded_four("e5", w, false).as_bytes()).expect("reads");
+    let checked = check(&cert("black")).expect("black wins the 4x4 board");
+    assert!(checked.searched > 1_000_000 && checked.searched < nash_proof::budget(1));
+    let e = check(&cert("white")).expect_err("white does not win it");
+    assert!(!e.too_costly);
+    assert_eq!(e.to_string(), "node 0 (the root): the search finds that black holds");
+}
