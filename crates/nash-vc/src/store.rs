@@ -389,7 +389,9 @@ impl<B: BitSet> Store<B> {
     /// that are empty in `src`) break: those ending at such a cell or using one in the carrier.
     /// What remains is valid (a connection depends only on its ends and its carrier), so this
     /// is the incremental update of Chen 2025 s.5.4.2 for the player who did not move, done in
-    /// one pass while copying. The cost is proportional to the connections of `src`.
+    /// one pass while copying. The cost is proportional to the connections of `src`, so the
+    /// copy polls this store's stop: cut short, it keeps the pairs copied so far (each valid)
+    /// and is marked stopped and interrupted, as a cut-short build is.
     pub fn derive_from(&mut self, src: &Store<B>, removed: B) {
         self.invalidate_records();
         if self.index.shape != src.index.shape {
@@ -400,7 +402,12 @@ impl<B: BitSet> Store<B> {
         }
         self.arena.forget_pairs();
         self.clear_nbrs(src.index.n);
+        let mut cut = false;
         for &p in &src.arena.touched {
+            if self.stop.should_stop() {
+                cut = true;
+                break;
+            }
             let (a, b) = src.ends_of(p);
             if removed.has_bit(a) || removed.has_bit(b) {
                 continue;
@@ -414,8 +421,8 @@ impl<B: BitSet> Store<B> {
         self.groups = src.groups;
         self.edge_bits = src.edge_bits;
         self.first_rows = src.first_rows;
-        self.stopped = src.stopped;
-        self.interrupted = src.interrupted;
+        self.stopped = src.stopped || cut;
+        self.interrupted = src.interrupted || cut;
         self.stats = HSearchStats::default();
         self.config = src.config;
     }

@@ -256,3 +256,33 @@ fn an_expired_stop_ends_a_19x19_build_at_once() {
     full.build(&pos);
     assert!(!full.interrupted());
 }
+
+/// A derivation from the parent's connections ([`VcBuilder::build_from`]) cut short while it
+/// copies keeps only valid connections, and says it was cut short.
+#[test]
+fn interrupted_derivations_are_sound() {
+    let mut rng = SmallRng::seed_from_u64(63);
+    let mut cut = 0;
+    for i in 0..60 {
+        let n = 4 + i % 2;
+        let stones = rng.gen_range(0..=n * n / 3);
+        let pos = random_position(&mut rng, n, stones);
+        if pos.winner().is_some() {
+            continue;
+        }
+        let mut parent = VcBuilder::new(HSearchConfig::default());
+        parent.build(&pos);
+        let empty: Vec<Cell> = pos.empty_cells().iter().collect();
+        let mut child = pos.clone();
+        child.play(empty[rng.gen_range(0..empty.len())]).unwrap();
+        if child.winner().is_some() {
+            continue;
+        }
+        let mut vc = VcBuilder::new(HSearchConfig::default());
+        vc.set_stop(&Stop::after_checks(rng.gen_range(1..4)));
+        vc.build_from(&parent, &child);
+        cut += usize::from(vc.interrupted());
+        check(&child, &vc);
+    }
+    assert!(cut > 20, "only {cut} derivations were cut short");
+}
