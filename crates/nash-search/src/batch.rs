@@ -84,8 +84,8 @@ fn many<B: BitSet>(
     side_by_side(positions.len(), cfg.threads, |i| counted(i, solve_in(&positions[i], &ctx)))
 }
 
-/// Runs `job(0..count)` on `threads` threads, each taking whole jobs, and returns the results
-/// in index order.
+/// Runs `job(0..count)` on `threads` threads ([`crate::context::at_once`] of them at most),
+/// each taking whole jobs, and returns the results in index order.
 ///
 /// The jobs start in index order: each thread that falls idle takes the lowest job not yet
 /// started, so a caller that puts the longest jobs first keeps both threads busy to the end.
@@ -94,6 +94,7 @@ pub(crate) fn side_by_side<R: Send>(
     threads: usize,
     job: impl Fn(usize) -> R + Sync + Send,
 ) -> Vec<R> {
+    let threads = crate::context::at_once(threads);
     if threads > 1 && count > 1 {
         if let Ok(pool) = rayon::ThreadPoolBuilder::new().num_threads(threads).build() {
             let next = AtomicUsize::new(0);

@@ -37,9 +37,9 @@ impl Setup {
             return Setup::one(cfg, geom);
         }
         let each = one_thread(cfg);
+        let running = at_once(cfg.threads);
         let plan = memory::plan(&each, geom);
-        let table_bytes =
-            memory::table_share(cfg.tt_mib, cfg.threads * plan.worker_bytes(geom, &each));
+        let table_bytes = memory::table_share(cfg.tt_mib, running * plan.worker_bytes(geom, &each));
         Setup { each, plan, table_bytes }
     }
 
@@ -54,10 +54,20 @@ impl Setup {
     }
 }
 
+/// How many threads a solve runs when `threads` are asked for: no more than the machine runs
+/// at once (two at least, so that a one-core machine runs what a two-core one does). Solves
+/// side by side and df-pn workers gain nothing from sharing a core, and each one running holds
+/// its caches and answers a stop only at its next node, so 256 threads on two cores took 256
+/// nodes' time to stop (`param_dfpn threads 256`, `dfpn-solver-find-winning` on 13x13: 1.5 s).
+pub(crate) fn at_once(threads: usize) -> usize {
+    let cores = std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get);
+    threads.clamp(1, cores.max(2))
+}
+
 /// The configuration of each of the solves that `cfg` runs side by side: one thread, with an
 /// equal share of the memory limit for its caches.
 pub(crate) fn one_thread(cfg: &SolverConfig) -> SolverConfig {
-    let threads = cfg.threads.max(1);
+    let threads = at_once(cfg.threads);
     SolverConfig { threads: 1, tt_mib: (cfg.tt_mib / threads).max(1), ..cfg.clone() }
 }
 

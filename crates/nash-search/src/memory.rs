@@ -42,7 +42,7 @@ impl Plan {
 /// solvers add one for the root's own analysis.
 pub(crate) fn workers(cfg: &SolverConfig) -> usize {
     if cfg.kind == SolverKind::Dfpn && cfg.threads > 1 {
-        cfg.threads + 1
+        crate::context::at_once(cfg.threads) + 1
     } else {
         1
     }
@@ -137,7 +137,7 @@ pub fn memory_limit<B: BitSet>(
         true => crate::context::Setup::set(cfg, geom),
         false => crate::context::Setup::one(cfg, geom),
     };
-    let solves = if side_by_side { cfg.threads.max(1) } else { 1 };
+    let solves = if side_by_side { crate::context::at_once(cfg.threads) } else { 1 };
     let workers = solves * workers(&setup.each);
     let caches = workers.saturating_mul(setup.plan.worker_bytes(geom, &setup.each));
     let planned = setup.table_bytes.saturating_add(caches).saturating_add(BASE_BYTES);
