@@ -143,13 +143,30 @@ struct Tally {
     peak: u64,
     /// The first failures, each with the line that caused it.
     shown: Vec<String>,
+    /// The lines the running engine was sent, to replay a failure with.
+    session: Vec<u8>,
+    /// Where a failure's session is written: `failure-N.htp`.
+    dir: std::path::PathBuf,
 }
 
 impl Tally {
+    /// Notes a line sent to the running engine.
+    fn sent(&mut self, bytes: &[u8]) {
+        self.session.extend_from_slice(bytes);
+        self.session.push(b'\n');
+    }
+
+    /// Shows one of the first failures, writing the engine's session up to it to a file
+    /// that `nash htp` can be fed to replay it.
     fn show(&mut self, what: &str, line: &[u8]) {
         if self.shown.len() < SHOWN {
             let text: String = String::from_utf8_lossy(line).chars().take(70).collect();
-            self.shown.push(format!("{what} after {text:?}"));
+            let file = self.dir.join(format!("failure-{}.htp", self.shown.len() + 1));
+            let saved = match std::fs::write(&file, &self.session) {
+                Ok(()) => format!(" (session: {})", file.display()),
+                Err(e) => format!(" (cannot write {}: {e})", file.display()),
+            };
+            self.shown.push(format!("{what} after {text:?}{saved}"));
         }
     }
 }
@@ -166,7 +183,7 @@ enum Ended {
 pub fn run(ctx: &Ctx) -> anyhow::Result<usize> {
     let mut rng = rand::rngs::StdRng::seed_from_u64(ctx.seed);
     let mut gen = lines::Lines::new();
-    let mut t = Tally::default();
+    let mut t = Tally { dir: ctx.scratch.clone(), ..Tally::default() };
     let mut engine = Htp::start(ctx)?;
     let mut sentinel = 0u64;
     let start = Instant::now();
@@ -187,6 +204,7 @@ pub fn run(ctx: &Ctx) -> anyhow::Result<usize> {
                 t.show("panic", &line.bytes);
             }
             engine = Htp::start(ctx)?;
+            t.session.clear();
             gen.reset();
         }
     }
@@ -226,6 +244,7 @@ fn one_line(
         }
         Ended::Lost { exited }
     };
+    t.sent(&line.bytes);
     if !engine.send(&line.bytes) {
         return lost(t, Next::Exited, "");
     }
@@ -234,6 +253,7 @@ fn one_line(
         match engine.next(delay) {
             Next::Answer(..) => t.answers += 1,
             Next::Silent => {
+                t.sent(b"# interrupt");
                 if !engine.send(b"# interrupt") {
                     return lost(t, Next::Exited, "");
                 }
@@ -259,6 +279,7 @@ fn one_line(
         }
     }
     let id = format!("={sentinel}");
+    t.sent(format!("{sentinel} name").as_bytes());
     if !engine.send(format!("{sentinel} name").as_bytes()) {
         return lost(t, Next::Exited, "");
     }
