@@ -76,7 +76,7 @@ pub struct SolverArgs {
     /// The algorithm.
     #[arg(long, value_enum, default_value_t = Solver::DEFAULT)]
     pub solver: Solver,
-    /// Worker threads (1 to 256).
+    /// Worker threads (1 to 256; more than the machine's cores run as that many).
     #[arg(long, default_value_t = 1, value_name = "N", value_parser = parse_threads)]
     pub threads: usize,
     /// How df-pn's threads share the work: each root move a job, or all workers below the
