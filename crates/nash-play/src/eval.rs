@@ -29,6 +29,11 @@ pub mod y_reduction;
 /// inside `(-WIN, WIN)` on unfinished positions.
 pub const WIN: f64 = 1.0e9;
 
+/// Values at least this large in magnitude are proven wins or losses: a search that proves a
+/// win some moves ahead scores it a little below [`WIN`] (the alpha-beta player: `WIN` less the
+/// plies and the carrier's size), and evaluations of unfinished positions stay inside.
+pub const PROVEN: f64 = WIN - 1000.0;
+
 /// Which evaluation a player searches with.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum EvalKind {

@@ -20,11 +20,9 @@ use nash_search::{Analyser, Knowledge, MoveOrdering, Verdict};
 
 use super::table::{Bound, Entry, Table};
 use super::Config;
+pub(crate) use crate::eval::PROVEN;
 use crate::eval::{Evaluator, WIN};
 use crate::player::MoveBudget;
-
-/// Values at least this large (in magnitude) are proven wins or losses.
-pub(crate) const PROVEN: f64 = WIN - 1000.0;
 
 /// The value for the side to move of a position won `ply` moves below the root, less `extra`.
 fn won(ply: usize, extra: usize) -> f64 {
