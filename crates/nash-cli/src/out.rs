@@ -8,7 +8,8 @@ use std::io::Write;
 /// Writes formatted text to standard output; see the module docs for errors.
 pub fn write(args: std::fmt::Arguments<'_>) {
     let mut stdout = std::io::stdout().lock();
-    if let Err(e) = stdout.write_fmt(args) {
+    // Flushed every time, so that a prompt without a newline shows before the input is read.
+    if let Err(e) = stdout.write_fmt(args).and_then(|()| stdout.flush()) {
         if e.kind() == std::io::ErrorKind::BrokenPipe {
             // The reader has all it wanted.
             std::process::exit(0);

@@ -10,6 +10,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use anyhow::Context;
 use nash_board::{sgf::GameRecord, AnyPosition, Color, Move};
 use nash_htp::protocol::{read_line, Line, MAX_LINE};
+use nash_play::eval::PROVEN;
 use nash_play::Player;
 use nash_play::{decide, DecidedBy};
 use nash_search::SolverConfig;
@@ -75,8 +76,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         "you play {human} ({}), Nash plays {} with {}; type help for the commands",
         edges(human),
         !human,
-        player.spec()
+        args.player.player
     );
+    let thinking = std::io::IsTerminal::is_terminal(&std::io::stdout());
     outln!("{pos}");
     // Who made each move, for `undo`: true for the person.
     let mut movers: Vec<bool> = Vec::new();
@@ -89,16 +91,26 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         }
         let to_move = pos.to_move();
         if to_move != human {
+            if thinking {
+                out!("Nash is thinking...");
+            }
             let d = decide(&pos, player.as_mut(), &budget, &settings, &solver);
+            if thinking {
+                // Back to the start of the line, and the notice erased.
+                out!("\r\x1b[2K");
+            }
             if d.mv == Move::Resign {
                 outln!("Nash ({}) resigns", !human);
                 break End::Resigned(!human);
             }
             pos.apply_as(to_move, d.mv)?;
             movers.push(false);
-            let by = match d.by {
-                DecidedBy::Solver => ", a proven win".to_owned(),
-                _ => d.choice.value.map_or(String::new(), |v| format!(", value {v:.3}")),
+            let by = match (d.by, d.choice.value) {
+                (DecidedBy::Solver, _) => ", a proven win".to_owned(),
+                (_, Some(v)) if v >= PROVEN => ", a proven win".to_owned(),
+                (_, Some(v)) if v <= -PROVEN => ", though Nash has proven it lost".to_owned(),
+                (_, Some(v)) => format!(", value {v:.3}"),
+                (_, None) => String::new(),
             };
             outln!("Nash plays {}{by}", d.mv);
             outln!("{pos}");
@@ -167,7 +179,11 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                     Ok(Move::Resign) => break End::Resigned(human),
                     Ok(Move::Pass) => Err("there is no passing in Hex".to_owned()),
                     Ok(mv) => pos.apply_as(human, mv).map(|()| mv).map_err(|e| e.to_string()),
-                    Err(e) => Err(format!("{e}; type help for the commands")),
+                    Err(_) => Err(format!(
+                        "{word:?} is neither a cell nor a command: type a cell such as {}, or \
+                         swap, undo, resign, quit or help",
+                        example_cell(&pos)
+                    )),
                 };
                 match played {
                     Ok(_) => {
@@ -186,11 +202,17 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         End::Quit => outln!("game stopped"),
     }
     let path = args.sgf.clone().unwrap_or_else(default_sgf_name);
-    let record = record(&pos, end, human, &args.name, player.as_ref());
+    let record = record(&pos, end, human, &args.name, &args.player.player, player.as_ref());
     std::fs::write(&path, record.to_sgf())
         .with_context(|| format!("cannot write the game record to {}", path.display()))?;
     outln!("game record saved to {}", path.display());
     Ok(())
+}
+
+/// The centre cell of the board, as an example of a cell in the help for a bad word.
+fn example_cell(pos: &AnyPosition) -> String {
+    nash_board::Cell::new((pos.cols() / 2) as u8, (pos.rows() / 2) as u8)
+        .map_or_else(|| "a1".to_owned(), |c| c.to_string())
 }
 
 /// The edges a colour connects, for the greeting.
@@ -207,14 +229,17 @@ fn record(
     end: End,
     human: Color,
     name: &str,
+    spec: &str,
     player: &dyn Player,
 ) -> GameRecord {
     let mut rec = pos.record();
-    let nash = format!("nash {}", player.spec());
+    let nash = format!("nash {}", spec.split(':').next().unwrap_or(spec));
     let (black, white) =
         if human == Color::Black { (name, nash.as_str()) } else { (nash.as_str(), name) };
     rec.properties.push(("PB".into(), black.to_owned()));
     rec.properties.push(("PW".into(), white.to_owned()));
+    // The player's every setting, for the record's reader who wants to play it again.
+    rec.properties.push(("GC".into(), format!("{} played by nash {}", !human, player.spec())));
     rec.properties.push(("DT".into(), date_time(now_secs()).0));
     match end {
         End::Connected(w) => rec.properties.push(("RE".into(), format!("{}+", w.letter()))),

@@ -48,7 +48,9 @@ fn a_piped_game_is_played_to_the_end_and_saved() {
     let (code, out, err) =
         play(&dir, &["--size", "3", "--color", "white", "--sgf", "game.sgf"], input);
     assert_eq!(code, 0, "{err}");
-    assert!(out.starts_with("you play white (left to right), Nash plays black with best"));
+    assert!(out.starts_with(
+        "you play white (left to right), Nash plays black with best; type help for the commands\n"
+    ));
     // Black's opening on 3x3 is proven to win, and so is every move after it.
     assert!(out.contains("Nash plays b2, a proven win"), "{out}");
     assert!(out.contains("your move (white): swap\n"), "{out}");
@@ -57,10 +59,12 @@ fn a_piped_game_is_played_to_the_end_and_saved() {
     assert!(out.trim_end().ends_with("game record saved to game.sgf"), "{out}");
     let rec = record(&dir.join("game.sgf"));
     assert_eq!(rec.property("RE"), Some("B+"));
+    // The player by the name given; its every setting in the game comment.
+    assert_eq!(rec.property("PB"), Some("nash best"));
     assert!(
-        rec.property("PB").is_some_and(|p| p.starts_with("nash best:")),
+        rec.property("GC").is_some_and(|p| p.starts_with("black played by nash best:c=")),
         "{:?}",
-        rec.property("PB")
+        rec.property("GC")
     );
     assert_eq!(rec.property("PW"), Some("human"));
     let pos = rec.any_position(None).unwrap();
@@ -137,5 +141,32 @@ fn bad_options_are_one_line_and_a_failure() {
         assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
         assert!(err.contains(says), "{args:?}: {err}");
     }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A word that is neither a cell nor a command is answered with the commands there are, and a
+/// position Nash has proven lost is said in words, not as its score.
+#[test]
+fn issue61_bad_words_and_proven_losses_read_as_words() {
+    let dir = scratch("words");
+    let args = ["--size", "3", "--no-swap", "--sgf", "w.sgf"];
+    let (code, out, err) = play(&dir, &args, "zz\nb2\nquit\n");
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains(
+            "? \"zz\" is neither a cell nor a command: type a cell such as b2, or swap, undo, \
+             resign, quit or help"
+        ),
+        "{out}"
+    );
+    // Black's centre wins 3x3, which the player has proven before it replies.
+    assert!(out.contains("Nash plays"), "{out}");
+    assert!(out.contains(", though Nash has proven it lost"), "{out}");
+    assert!(!out.contains("00000"), "{out}");
+    // And with the alpha-beta player, whose proven scores are a little below the largest.
+    let args = ["--size", "5", "--no-swap", "--player", "alphabeta", "--sgf", "a.sgf"];
+    let (code, out, err) = play(&dir, &args, "c3\nquit\n");
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains(", though Nash has proven it lost"), "{out}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
