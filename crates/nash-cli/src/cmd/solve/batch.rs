@@ -82,11 +82,12 @@ pub(super) fn run(
     }
     let from = if db.is_some() { format!(" ({stored} from the database)") } else { String::new() };
     outln!(
-        "{} positions{from}: {wins} won and {losses} lost by the player to move, {} unknown; {:.3}s on {} threads",
+        "{} positions{from}: {wins} won and {losses} lost by the player to move, {} unknown; {:.3}s on {} thread{}",
         lines.len(),
         lines.len() - wins - losses,
         wall.as_secs_f64(),
-        cfg.threads
+        cfg.threads,
+        if cfg.threads == 1 { "" } else { "s" }
     );
     Ok(())
 }
