@@ -116,16 +116,28 @@ impl<B: BitSet> SolverTable<B> {
     /// [`crate::principal_variation`] with this table: after [`SolverTable::solve`] of the
     /// same position with the same `cfg`, the line's solves find most proofs already stored.
     pub fn principal_variation(&mut self, pos: &Position<B>, cfg: &SolverConfig) -> Vec<Cell> {
+        self.principal_variation_from(pos, cfg, None)
+    }
+
+    /// [`SolverTable::principal_variation`] that starts with `first`, the winning move the
+    /// solve of `pos` named (when the position after it is proven lost for the opponent), so
+    /// that the line agrees with the solve's answer.
+    pub fn principal_variation_from(
+        &mut self,
+        pos: &Position<B>,
+        cfg: &SolverConfig,
+        first: Option<Cell>,
+    ) -> Vec<Cell> {
         if let Some(t) = crate::narrowed(pos) {
             self.kept = None;
             let setup = Setup::one(cfg, t.geometry());
             return table_for(&mut self.tiny, &t, &setup)
-                .map_or_else(|_| Vec::new(), |table| pv::line_in(&t, cfg, table));
+                .map_or_else(|_| Vec::new(), |table| pv::line_in(&t, cfg, table, first));
         }
         self.tiny = None;
         let setup = Setup::one(cfg, pos.geometry());
         table_for(&mut self.kept, pos, &setup)
-            .map_or_else(|_| Vec::new(), |table| pv::line_in(pos, cfg, table))
+            .map_or_else(|_| Vec::new(), |table| pv::line_in(pos, cfg, table, first))
     }
 
     /// Runs `job` on `pos` in this table, sized for `cfg` (as [`SolverTable::solve`] sizes

@@ -50,17 +50,20 @@ pub fn principal_variation<B: BitSet>(pos: &Position<B>, cfg: &SolverConfig) -> 
     }
     let _span = tracing::debug_span!("principal_variation").entered();
     match SharedTable::new(cfg, pos.geometry()) {
-        Ok(table) => line_in(pos, cfg, &table),
+        Ok(table) => line_in(pos, cfg, &table, None),
         Err(_) => Vec::new(),
     }
 }
 
 /// [`principal_variation`] in a table the caller owns (a [`crate::SolverTable`]'s, which may
-/// hold the proofs of the solve before it).
+/// hold the proofs of the solve before it). With `first`, the winning move a solve of `pos`
+/// named, the line starts with it when the position after it is proven lost for the opponent,
+/// so that the line and the solve's answer agree.
 pub(crate) fn line_in<B: BitSet>(
     pos: &Position<B>,
     cfg: &SolverConfig,
     table: &SharedTable<B>,
+    first: Option<Cell>,
 ) -> Vec<Cell> {
     let start = Instant::now();
     // One df-pn worker for the whole line, whatever the solver: the values are the same, and
@@ -69,6 +72,7 @@ pub(crate) fn line_in<B: BitSet>(
     let mut line = Vec::new();
     let mut used = 0u64;
     let mut p = pos.clone();
+    let mut first = first;
     while p.winner().is_none() && !p.empty_cells().is_empty() {
         let Some(budget) = cfg.budget.left(start, used) else { break };
         let mut solve = |q: &Position<B>| {
@@ -76,13 +80,21 @@ pub(crate) fn line_in<B: BitSet>(
             used += r.stats.nodes;
             r
         };
-        let mv = match solve(&p).outcome {
-            Outcome::Win { winning_move: Some(m), .. } => Some(m),
-            Outcome::Win { winning_move: None, carrier } => keep_win(&p, carrier, &mut solve),
-            Outcome::Loss { carrier } => {
-                defence(&p, carrier, &table.table, cfg.canonical_keys, &mut solve)
-            }
-            Outcome::Unknown { .. } => None,
+        let named = first.take().filter(|&m| p.legal_moves().contains(m)).filter(|&m| {
+            let mut c = p.clone();
+            c.play_unchecked(m);
+            c.winner() == Some(p.to_move()) || matches!(solve(&c).outcome, Outcome::Loss { .. })
+        });
+        let mv = match named {
+            Some(m) => Some(m),
+            None => match solve(&p).outcome {
+                Outcome::Win { winning_move: Some(m), .. } => Some(m),
+                Outcome::Win { winning_move: None, carrier } => keep_win(&p, carrier, &mut solve),
+                Outcome::Loss { carrier } => {
+                    defence(&p, carrier, &table.table, cfg.canonical_keys, &mut solve)
+                }
+                Outcome::Unknown { .. } => None,
+            },
         };
         let Some(mv) = mv else { break };
         p.play_unchecked(mv);

@@ -402,7 +402,13 @@ fn report<B: BitSet>(p: &Position<B>, cfg: &SolverConfig, args: &Args) -> anyhow
                 db.put(p, &r.outcome, r.stats.nodes)?;
             }
             let decided = !matches!(r.outcome, Outcome::Unknown { .. });
-            let pv = (decided && !args.no_pv).then(|| table.principal_variation(p, &cfg));
+            // The line starts with the move the solve named, so the two agree.
+            let named = match r.outcome {
+                Outcome::Win { winning_move, .. } => winning_move,
+                _ => None,
+            };
+            let pv =
+                (decided && !args.no_pv).then(|| table.principal_variation_from(p, &cfg, named));
             let proof = match (&args.proof, decided) {
                 (Some(path), true) => Some(write_proof(p, &cfg, &mut table, args, path)?),
                 _ => None,

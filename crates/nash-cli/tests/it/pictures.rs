@@ -94,6 +94,8 @@ fn the_principal_variation_is_a_won_game() {
     check_line("a1", 4);
     check_line("b2", 4);
     check_line("c3", 5);
+    // The empty 6x6 board: the line once started d3 where the solve named c4.
+    check_line("-", 6);
     let (code, stdout, _) = nash(&["solve", "a1", "--size", "4"]);
     assert_eq!(code, 0);
     assert!(stdout.contains("principal variation ("), "{stdout}");
