@@ -391,7 +391,7 @@ impl<B: BitSet> Geometry<B> {
     }
 }
 
-fn map_cell(cols: u8, rows: u8, sym: Symmetry, cell: Cell) -> Cell {
+pub(crate) fn map_cell(cols: u8, rows: u8, sym: Symmetry, cell: Cell) -> Cell {
     if let Some(e) = cell.as_edge() {
         return Cell::edge(sym.map_edge(e));
     }

@@ -243,8 +243,71 @@ impl GameRecord {
         rec
     }
 
-    /// The record as SGF text (FF\[4\], GM\[11\], cells as `a1`, one node per move).
+    /// The same game in the swap convention of HexGui and Benzene, the form
+    /// [`GameRecord::to_sgf`] writes. A board-transform swap ([`Move::SwapPieces`]: the stone
+    /// mirrored into a white one, Black next) becomes a colour swap ([`Move::SwapSides`]: the
+    /// stone stays, the swapper's colour moves again), and every move and edit after it is
+    /// mirrored in the long diagonal with its colour exchanged, as are the winner of `RE` and
+    /// the players' names, ranks and teams (`PB` becomes `PW`, and so on). Hex
+    /// is the same game under that reflection with the colours exchanged, so both records
+    /// describe one game; a record without a board-transform swap is returned unchanged.
+    pub fn hexgui_form(&self) -> GameRecord {
+        let mut rec = self.clone();
+        let Some(i) = rec.moves.iter().position(|&(_, m)| m == Move::SwapPieces) else {
+            return rec;
+        };
+        // A board-transform swap is only ever played on a square board.
+        let n = u8::try_from(rec.cols).unwrap_or(u8::MAX);
+        let mirror = |c: Cell| crate::geometry::map_cell(n, n, crate::Symmetry::Transpose, c);
+        rec.moves[i].1 = Move::SwapSides;
+        for (color, mv) in &mut rec.moves[i + 1..] {
+            *color = !*color;
+            if let Move::Cell(c) = *mv {
+                *mv = Move::Cell(mirror(c));
+            }
+        }
+        for (after, e) in &mut rec.edits {
+            if *after > i {
+                *e = match *e {
+                    Edit::Place(c, cell) => Edit::Place(!c, mirror(cell)),
+                    Edit::Clear(cell) => Edit::Clear(mirror(cell)),
+                    Edit::ToMove(c) => Edit::ToMove(!c),
+                };
+            }
+        }
+        for (ident, value) in &mut rec.properties {
+            // The players exchange colours at the swap: each name goes with its new colour.
+            let swapped = match ident.as_str() {
+                "PB" => Some("PW"),
+                "PW" => Some("PB"),
+                "BR" => Some("WR"),
+                "WR" => Some("BR"),
+                "BT" => Some("WT"),
+                "WT" => Some("BT"),
+                _ => None,
+            };
+            if let Some(other) = swapped {
+                *ident = other.to_owned();
+            }
+            if ident == "RE" {
+                flip_winner(value);
+            }
+        }
+        rec
+    }
+
+    /// The record as SGF text (FF\[4\], GM\[11\], cells as `a1`, one node per move), in
+    /// HexGui's swap convention ([`GameRecord::hexgui_form`]): a swap is written
+    /// `swap-pieces` with the stone staying, as HexGui and Benzene write it, so that HexGui
+    /// opens the file as the same game. (`swap-sides` is written only where the move after the
+    /// swap is not the swapper's colour, or where a swap ends a record whose `AP` names neither
+    /// HexGui nor Nash: there `swap-pieces` would read as the board-transform form.)
     pub fn to_sgf(&self) -> String {
+        let rec = self.hexgui_form();
+        rec.write_sgf()
+    }
+
+    fn write_sgf(&self) -> String {
         let mut out = String::new();
         out.push_str("(;FF[4]GM[11]");
         if self.cols == self.rows {
@@ -274,8 +337,17 @@ impl GameRecord {
                 write_edits(&mut out, &here);
                 out.push('\n');
             }
-            if let Some((color, mv)) = self.moves.get(number) {
-                let _ = write!(out, ";{}[{mv}]", color.letter());
+            if let Some(&(color, mv)) = self.moves.get(number) {
+                // HexGui's `swap-pieces` keeps the stone, and the swapper's colour moves next.
+                // A swap that ends the record reads so only where `AP` names the convention.
+                let next = self.moves.get(number + 1).map(|&(c, _)| c);
+                let hexgui_swap = mv == Move::SwapSides
+                    && next.map_or(names_hexgui_convention(self), |c| c == color);
+                if hexgui_swap {
+                    let _ = write!(out, ";{}[swap-pieces]", color.letter());
+                } else {
+                    let _ = write!(out, ";{}[{mv}]", color.letter());
+                }
                 if number % 10 == 9 {
                     out.push('\n');
                 }
@@ -746,8 +818,19 @@ impl Reader {
             && rec.to_move.is_none()
         {
             // Little Golem's first player is written W; in Hex terms the first mover is Black.
-            for (i, (color, _)) in rec.moves.iter_mut().enumerate() {
-                *color = if i % 2 == 0 { Color::Black } else { Color::White };
+            // Its `RE` names the winner by the letters of the moves, so it changes with them.
+            // A record that starts with Black (one Nash wrote back, keeping `SO`) is already
+            // in Hex colours.
+            let recoloured = rec.moves.first().is_some_and(|&(c, _)| c == Color::White);
+            if recoloured {
+                for (i, (color, _)) in rec.moves.iter_mut().enumerate() {
+                    *color = if i % 2 == 0 { Color::Black } else { Color::White };
+                }
+                for (ident, value) in &mut rec.properties {
+                    if ident == "RE" {
+                        flip_winner(value);
+                    }
+                }
             }
         }
         read_swap_convention(&mut rec);
@@ -755,23 +838,37 @@ impl Reader {
     }
 }
 
+/// Exchanges the winner's colour at the start of an `RE` value (`B+R` becomes `W+R`); other
+/// values (`0`, `Void`, `?`) stay.
+fn flip_winner(value: &mut String) {
+    let flipped = match value.chars().next() {
+        Some('B') => 'W',
+        Some('W') => 'B',
+        Some('b') => 'w',
+        Some('w') => 'b',
+        _ => return,
+    };
+    value.replace_range(..1, flipped.encode_utf8(&mut [0; 4]));
+}
+
+/// Whether the record's `AP` is HexGui or Nash, whose `swap-pieces` keeps the stone even when
+/// no move follows it.
+fn names_hexgui_convention(rec: &GameRecord) -> bool {
+    rec.properties.iter().any(|(k, v)| {
+        let app = v.trim_start().to_ascii_lowercase();
+        k == "AP" && (app.starts_with("hexgui") || app.starts_with("nash"))
+    })
+}
+
 /// `swap-pieces` has two meanings in game records. HexGui and Benzene keep the black stone
 /// where it is and let the swapper's opponent move next with White, so the swapper's colour
 /// moves again: that is [`Move::SwapSides`]. The board-transform form mirrors the stone into a
 /// white one and lets Black move next ([`Move::SwapPieces`]). A record says which by the colour
-/// of the move after the swap; a swap that ends the record is HexGui's when `AP` names HexGui,
-/// and the board-transform form otherwise. Nash's own records (`AP[Nash:…]`) write the two as
-/// `swap-pieces` and `swap-sides` and are read as written.
+/// of the move after the swap; a swap that ends the record is HexGui's when `AP` names HexGui
+/// or Nash (which writes that form, [`GameRecord::to_sgf`]), and the board-transform form
+/// otherwise.
 fn read_swap_convention(rec: &mut GameRecord) {
-    let app = |name: &str| {
-        rec.properties
-            .iter()
-            .any(|(k, v)| k == "AP" && v.trim_start().to_ascii_lowercase().starts_with(name))
-    };
-    if app("nash") {
-        return;
-    }
-    let hexgui = app("hexgui");
+    let hexgui = names_hexgui_convention(rec);
     for i in 0..rec.moves.len() {
         let (color, mv) = rec.moves[i];
         if mv != Move::SwapPieces {

@@ -75,9 +75,10 @@ fn swaps_and_passes() {
     check("(;SZ[5];B[b3];W[swap-pieces])", "5x5 B[] W[c2] black to move");
     let hexgui = sgf::parse("(;AP[HexGui:0.9]SZ[5];B[b3];W[swap-pieces];W[a1])").unwrap();
     assert_eq!(hexgui.moves[1], (Color::White, Move::SwapSides));
-    // Nash's own records say which they mean.
+    // Nash writes HexGui's form, so a swap that ends one of its records keeps the stone too.
     let nash = sgf::parse("(;AP[Nash:0.1.0]SZ[5];B[b3];W[swap-pieces];W[a1])").unwrap();
-    assert_eq!(nash.moves[1], (Color::White, Move::SwapPieces));
+    assert_eq!(nash.moves[1], (Color::White, Move::SwapSides));
+    check("(;AP[Nash:0.1.0]SZ[5];B[b3];W[swap-pieces])", "5x5 B[b3] W[] white to move");
     check("(;SZ[5];B[b3];W[pass];B[a1])", "5x5 B[a1,b3] W[] white to move");
     check("(;SZ[5];B[b3];W[];B[a1])", "5x5 B[a1,b3] W[] white to move");
     check(
@@ -96,6 +97,16 @@ fn little_golem_game() {
     assert_eq!(rec.moves[0], (Color::Black, Move::Cell("m6".parse().unwrap())));
     assert_eq!(rec.moves[1], (Color::White, Move::SwapPieces));
     assert_eq!(rec.property("GC"), Some(" game #1"));
+    // Its RE names the winner by the letters of the moves: Player Two, White in Hex terms.
+    assert_eq!(rec.property("RE"), Some("W"));
+    // Written back in HexGui's form: the stone stays, the players exchange colours (their
+    // names go with them) and the later moves are mirrored with their colours exchanged.
+    let text = rec.to_sgf();
+    assert!(text.contains("PW[Player One]PB[Player Two]RE[B]"), "{text}");
+    assert!(text.contains(";B[m6];W[swap-pieces];W[j11];B[e9];W[resign])"), "{text}");
+    let back = sgf::parse(&text).unwrap();
+    assert_eq!(back.moves[1], (Color::White, Move::SwapSides));
+    check(&text, "13x13 B[m6,e9] W[j11] white to move");
     // Two-letter cells alone mark the dialect, and so does `swap`.
     check("(;SZ[4];B[cd];W[swap];B[aa])", "4x4 B[a1] W[d3] white to move");
     check("(;SZ[4];W[cd];B[ab])", "4x4 B[c4] W[a2] black to move");
@@ -273,8 +284,21 @@ fn round_trip<B: BitSet>(pos: &Position<B>) -> Result<(), TestCaseError> {
     let rec = GameRecord::from_position(pos);
     let text = rec.to_sgf();
     let back = sgf::parse(&text).unwrap();
-    prop_assert_eq!(&back, &rec, "{}", text);
     let replayed: Position<B> = back.position(None).unwrap();
+    if rec.moves.iter().any(|&(_, m)| m == Move::SwapPieces) {
+        // Written in HexGui's form: the same game mirrored with the colours exchanged after
+        // the swap, which the winner shows.
+        prop_assert_eq!(&back, &rec.hexgui_form(), "{}", text);
+        prop_assert!(back.moves.iter().all(|&(_, m)| m != Move::SwapPieces), "{}", text);
+        prop_assert_eq!(replayed.winner(), pos.winner().map(|w| !w), "{}", text);
+        prop_assert_eq!(replayed.to_move(), !pos.to_move(), "{}", text);
+        for cell in pos.geometry().cells().iter() {
+            let image = Cell::new(cell.row(), cell.col()).unwrap();
+            prop_assert_eq!(replayed.color_at(image), pos.color_at(cell).map(|c| !c), "{}", text);
+        }
+        return Ok(());
+    }
+    prop_assert_eq!(&back, &rec, "{}", text);
     prop_assert_eq!(&replayed, pos, "{}", text);
     prop_assert_eq!(replayed.hash(), pos.hash());
     prop_assert_eq!(replayed.winner(), pos.winner());
