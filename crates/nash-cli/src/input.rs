@@ -86,11 +86,13 @@ pub struct Loaded {
     pub source: Source,
     /// An SGF record's root properties (`PB`, `PW`, `RE`, `EV`, `SO`, …), to write back out.
     pub properties: Vec<(String, String)>,
+    /// The colour that resigned in the moves replayed, which the position does not show.
+    pub resigned: Option<nash_board::Color>,
 }
 
 impl Loaded {
     fn new(pos: AnyPosition, source: Source) -> Loaded {
-        Loaded { pos, source, properties: Vec::new() }
+        Loaded { pos, source, properties: Vec::new(), resigned: None }
     }
 }
 
@@ -217,7 +219,9 @@ fn from_sgf(text: &str, upto: Option<usize>) -> anyhow::Result<Loaded> {
     let record = sgf::parse(text)?;
     nash_htp::sgf::check_game_end(&record)?;
     let pos = record.any_position(upto)?;
-    Ok(Loaded { pos, source: Source::Sgf, properties: record.properties })
+    let played = &record.moves[..upto.unwrap_or(usize::MAX).min(record.moves.len())];
+    let resigned = played.iter().find(|&&(_, m)| m == nash_board::Move::Resign).map(|&(c, _)| c);
+    Ok(Loaded { pos, source: Source::Sgf, properties: record.properties, resigned })
 }
 
 fn from_diagram(text: &str) -> anyhow::Result<AnyPosition> {

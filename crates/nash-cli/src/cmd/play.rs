@@ -239,7 +239,7 @@ fn record(
     rec.properties.push(("PB".into(), black.to_owned()));
     rec.properties.push(("PW".into(), white.to_owned()));
     // The player's every setting, for the record's reader who wants to play it again.
-    rec.properties.push(("GC".into(), format!("{} played by nash {}", !human, player.spec())));
+    rec.properties.push(("GC".into(), format!("Nash's player: {}", player.spec())));
     rec.properties.push(("DT".into(), date_time(now_secs()).0));
     match end {
         End::Connected(w) => rec.properties.push(("RE".into(), format!("{}+", w.letter()))),

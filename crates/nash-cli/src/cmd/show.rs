@@ -26,6 +26,10 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         // A game record's players, result, event and source stay with it; the application is
         // the one writing the record now.
         record.properties.extend(loaded.properties.into_iter().filter(|(id, _)| id != "AP"));
+        if let Some(c) = loaded.resigned {
+            // A resignation leaves the board as it is, so only the record says it.
+            record.moves.push((c, nash_board::Move::Resign));
+        }
         out!("{}", record.to_sgf());
     } else {
         outln!("{pos}");

@@ -62,7 +62,7 @@ fn a_piped_game_is_played_to_the_end_and_saved() {
     // The player by the name given; its every setting in the game comment.
     assert_eq!(rec.property("PB"), Some("nash best"));
     assert!(
-        rec.property("GC").is_some_and(|p| p.starts_with("black played by nash best:c=")),
+        rec.property("GC").is_some_and(|p| p.starts_with("Nash's player: best:c=")),
         "{:?}",
         rec.property("GC")
     );
@@ -101,10 +101,13 @@ fn swap_undo_resign_and_quit() {
     );
     assert_eq!(code, 0);
     assert!(out.contains("black wins by resignation"), "{out}");
+    // The record is in HexGui's form: the stone stays, the players exchange colours, and
+    // what follows is mirrored with its colours exchanged (the person resigns as Black).
     let rec = record(&dir.join("r.sgf"));
-    assert_eq!(rec.property("RE"), Some("B+R"));
-    assert_eq!(rec.moves.get(1), Some(&(Color::White, Move::SwapPieces)), "{:?}", rec.moves);
-    assert_eq!(rec.moves.last(), Some(&(Color::White, Move::Resign)));
+    assert_eq!(rec.property("RE"), Some("W+R"));
+    assert_eq!(rec.property("PB"), Some("human"));
+    assert_eq!(rec.moves.get(1), Some(&(Color::White, Move::SwapSides)), "{:?}", rec.moves);
+    assert_eq!(rec.moves.last(), Some(&(Color::Black, Move::Resign)));
     // Undo with nothing to undo; then a move, undo, quit: nothing is left but the record.
     let (code, out, _) = play(&dir, &["--size", "4", "--sgf", "q.sgf"], "undo\nb2\nundo\nquit\n");
     assert_eq!(code, 0);

@@ -101,6 +101,16 @@ fn sgf_files_and_text() {
     let r = nash(&["show", lg.to_str().unwrap()]);
     assert_eq!(r.code, 0, "{}", r.stderr);
     assert!(r.stdout.contains("1  B  .  .  .  1") && r.stdout.contains("3  .  .  .  W  3"));
+    // Written back as SGF in HexGui's form, the resignation kept.
+    let resigned = temp_file(
+        "lg-resign.sgf",
+        "(;FF[4]SZ[4]RE[W]SO[http://www.littlegolem.com];W[cd];B[swap];W[aa];B[resign])",
+    );
+    check_ok(
+        &["show", resigned.to_str().unwrap(), "--sgf"],
+        "(;FF[4]GM[11]SZ[4]AP[Nash:0.1.0]RE[W]SO[http://www.littlegolem.com]\n\
+         ;B[c4];W[swap-pieces];W[a1];B[resign])",
+    );
     // And back out as SGF.
     check_ok(
         &["show", path, "--move", "2", "--sgf"],
