@@ -23,10 +23,12 @@ pub(crate) struct Setup {
 }
 
 impl Setup {
-    /// One solve with every thread of `cfg`.
+    /// One solve with every thread of `cfg` ([`at_once`] of them at most: the solvers' workers
+    /// and the memory plan read the threads from here).
     pub(crate) fn one<B: BitSet>(cfg: &SolverConfig, geom: &Geometry<B>) -> Setup {
-        let plan = memory::plan(cfg, geom);
-        Setup { each: cfg.clone(), plan, table_bytes: plan.table_bytes }
+        let each = SolverConfig { threads: at_once(cfg.threads), ..cfg.clone() };
+        let plan = memory::plan(&each, geom);
+        Setup { each, plan, table_bytes: plan.table_bytes }
     }
 
     /// Solves side by side ([`crate::solve_many`], [`crate::winning_moves`]): each runs on one
@@ -60,7 +62,11 @@ impl Setup {
 /// its caches and answers a stop only at its next node, so 256 threads on two cores took 256
 /// nodes' time to stop (`param_dfpn threads 256`, `dfpn-solver-find-winning` on 13x13: 1.5 s).
 pub(crate) fn at_once(threads: usize) -> usize {
-    let cores = std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get);
+    // Read once: on Linux the answer comes from the cgroup files.
+    static CORES: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    let cores = *CORES.get_or_init(|| {
+        std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
+    });
     threads.clamp(1, cores.max(2))
 }
 

@@ -42,7 +42,7 @@ impl Plan {
 /// solvers add one for the root's own analysis.
 pub(crate) fn workers(cfg: &SolverConfig) -> usize {
     if cfg.kind == SolverKind::Dfpn && cfg.threads > 1 {
-        crate::context::at_once(cfg.threads) + 1
+        cfg.threads + 1
     } else {
         1
     }

@@ -63,7 +63,7 @@ pub(crate) fn line_in<B: BitSet>(
     pos: &Position<B>,
     cfg: &SolverConfig,
     table: &SharedTable<B>,
-    first: Option<Cell>,
+    mut first: Option<Cell>,
 ) -> Vec<Cell> {
     let start = Instant::now();
     // One df-pn worker for the whole line, whatever the solver: the values are the same, and
@@ -72,7 +72,6 @@ pub(crate) fn line_in<B: BitSet>(
     let mut line = Vec::new();
     let mut used = 0u64;
     let mut p = pos.clone();
-    let mut first = first;
     while p.winner().is_none() && !p.empty_cells().is_empty() {
         let Some(budget) = cfg.budget.left(start, used) else { break };
         let mut solve = |q: &Position<B>| {
@@ -85,17 +84,14 @@ pub(crate) fn line_in<B: BitSet>(
             c.play_unchecked(m);
             c.winner() == Some(p.to_move()) || matches!(solve(&c).outcome, Outcome::Loss { .. })
         });
-        let mv = match named {
-            Some(m) => Some(m),
-            None => match solve(&p).outcome {
-                Outcome::Win { winning_move: Some(m), .. } => Some(m),
-                Outcome::Win { winning_move: None, carrier } => keep_win(&p, carrier, &mut solve),
-                Outcome::Loss { carrier } => {
-                    defence(&p, carrier, &table.table, cfg.canonical_keys, &mut solve)
-                }
-                Outcome::Unknown { .. } => None,
-            },
-        };
+        let mv = named.or_else(|| match solve(&p).outcome {
+            Outcome::Win { winning_move: Some(m), .. } => Some(m),
+            Outcome::Win { winning_move: None, carrier } => keep_win(&p, carrier, &mut solve),
+            Outcome::Loss { carrier } => {
+                defence(&p, carrier, &table.table, cfg.canonical_keys, &mut solve)
+            }
+            Outcome::Unknown { .. } => None,
+        });
         let Some(mv) = mv else { break };
         p.play_unchecked(mv);
         line.push(mv);

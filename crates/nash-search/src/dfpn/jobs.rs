@@ -103,7 +103,7 @@ pub(super) fn solve_root_jobs<B: BitSet>(pos: &Position<B>, ctx: &Ctx<'_, B>) ->
     let done = Arc::new(AtomicBool::new(false));
     let single = SolverConfig { threads: 1, ..cfg.clone() };
     let worker_stats: Vec<Stats> = std::thread::scope(|s| {
-        let handles: Vec<_> = (0..crate::context::at_once(cfg.threads).min(n).max(1))
+        let handles: Vec<_> = (0..cfg.threads.min(n).max(1))
             .map(|_| {
                 let (done, shared, single) = (done.clone(), &shared, &single);
                 let busy = &busy[..];

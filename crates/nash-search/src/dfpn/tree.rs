@@ -27,7 +27,7 @@ pub(super) fn solve_parallel<B: BitSet>(pos: &Position<B>, ctx: &Ctx<'_, B>) -> 
     let busy: Vec<AtomicU32> = (0..BUSY).map(|_| AtomicU32::new(0)).collect();
     let done = Arc::new(AtomicBool::new(false));
     let results: Vec<(Outcome<B>, Stats)> = std::thread::scope(|s| {
-        let handles: Vec<_> = (0..crate::context::at_once(cfg.threads))
+        let handles: Vec<_> = (0..cfg.threads)
             .map(|_| {
                 let done = done.clone();
                 let busy = &busy[..];
