@@ -219,8 +219,8 @@ fn from_sgf(text: &str, upto: Option<usize>) -> anyhow::Result<Loaded> {
     let record = sgf::parse(text)?;
     nash_htp::sgf::check_game_end(&record)?;
     let pos = record.any_position(upto)?;
-    let played = &record.moves[..upto.unwrap_or(usize::MAX).min(record.moves.len())];
-    let resigned = played.iter().find(|&&(_, m)| m == nash_board::Move::Resign).map(|&(c, _)| c);
+    let mut played = record.moves.iter().take(upto.unwrap_or(usize::MAX));
+    let resigned = played.find(|&&(_, m)| m == nash_board::Move::Resign).map(|&(c, _)| c);
     Ok(Loaded { pos, source: Source::Sgf, properties: record.properties, resigned })
 }
 
