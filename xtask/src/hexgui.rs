@@ -1,5 +1,6 @@
 //! `cargo xtask hexgui`: a real HexGui window with `nash htp` attached, on a virtual X display,
-//! driven by xdotool: a 9x9 game record with a HexGui swap is loaded, a cell is clicked,
+//! driven by xdotool. First every record of [`records`] that `nash` writes is opened in HexGui,
+//! which must read it as the same game; then a 9x9 game record with a HexGui swap is loaded, a cell is clicked,
 //! genmove, the inferior-cell hint, a solve stopped with Stop, a move back and forth, then
 //! every entry of the analysis menu from HexGui's Analyze dialog.
 //! Screenshots go to `target/hexgui/`. It fails when HexGui's log shows an error answer or a
@@ -12,6 +13,8 @@ use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context};
 use nash_board::{Color, Move, Position, WideBitboard};
+
+mod records;
 
 /// Arguments of `cargo xtask hexgui`.
 #[derive(Debug, clap::Args)]
@@ -90,6 +93,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             .context("cannot start Xvfb")?,
     );
     std::thread::sleep(Duration::from_secs(2));
+    // Records Nash writes, each opened in its own HexGui.
+    let record_problems = records::check(root, &nash, &jar, &display, &out)?;
     let log_path = out.join("hexgui.log");
     let log_file = std::fs::File::create(&log_path)?;
     let program = format!("{} htp", nash.display());
@@ -139,7 +144,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     session.run_analysis_entries()?;
 
     let log = std::fs::read_to_string(&session.log)?;
-    let problems = check_log(&log);
+    let mut problems = check_log(&log);
+    problems.extend(record_problems);
     for p in &problems {
         eprintln!("{p}");
     }

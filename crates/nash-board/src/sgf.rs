@@ -108,8 +108,9 @@ pub struct GameRecord {
     pub cols: usize,
     /// Rows (the second number of `SZ`, or the first when there is one).
     pub rows: usize,
-    /// Setup stones of the root node (`AB`, `AW`), in file order; a later entry for the same
-    /// cell replaces an earlier one.
+    /// Setup stones placed before the first move (`AB`, `AW` of the root and of the nodes
+    /// before the first move), in file order; a later entry for the same cell replaces an
+    /// earlier one.
     pub setup: Vec<(Color, Cell)>,
     /// The moves of the main line with their colours, in the Hex convention (Little Golem's
     /// colours already translated).
@@ -117,10 +118,11 @@ pub struct GameRecord {
     /// The root node's other properties (`PB`, `PW`, `RE`, `AP`, …), one entry per value,
     /// unescaped. `FF`, `GM`, `SZ`, `PL` and the setup and move properties are not kept here.
     pub properties: Vec<(String, String)>,
-    /// The side to move set by the root node (`PL`), if any; Black moves first otherwise.
+    /// The side to move set before the first move (`PL`), if any; Black moves first otherwise.
     pub to_move: Option<Color>,
-    /// Setup nodes inside the game: each edit with the number of moves played before it, in
-    /// order (edits after the last move come last).
+    /// Setup nodes inside the game: each edit with the number of moves played before it (at
+    /// least one: setup before the first move is [`GameRecord::setup`]), in order (edits after
+    /// the last move come last).
     pub edits: Vec<(usize, Edit)>,
 }
 
@@ -322,11 +324,16 @@ impl GameRecord {
             }
             let _ = write!(out, "{ident}[{}]", escape(value));
         }
-        write_root_setup(&mut out, &self.setup);
-        if let Some(c) = self.to_move {
-            let _ = write!(out, "PL[{}]", c.letter());
-        }
         out.push('\n');
+        // The setup goes in a node of its own after the root: HexGui ignores setup in the root.
+        if !self.setup.is_empty() || self.to_move.is_some() {
+            out.push(';');
+            write_setup(&mut out, &self.setup);
+            if let Some(c) = self.to_move {
+                let _ = write!(out, "PL[{}]", c.letter());
+            }
+            out.push('\n');
+        }
         let mut edits = self.edits.iter().peekable();
         for number in 0..=self.moves.len() {
             let mut here = Vec::new();
@@ -384,8 +391,8 @@ fn place<B: BitSet>(pos: &mut Position<B>, color: Color, cell: Cell) {
 /// Properties the writer produces itself.
 const RESERVED: [&str; 9] = ["FF", "GM", "SZ", "AB", "AW", "AE", "PL", "B", "W"];
 
-/// Writes the root's setup stones, Black's then White's.
-fn write_root_setup(out: &mut String, setup: &[(Color, Cell)]) {
+/// Writes the setup stones, Black's then White's.
+fn write_setup(out: &mut String, setup: &[(Color, Cell)]) {
     for color in Color::ALL {
         let mut cells = setup.iter().filter(|s| s.0 == color).peekable();
         if cells.peek().is_some() {
@@ -745,6 +752,9 @@ impl Reader {
         }
         let (cols, rows) = (self.rec.cols, self.rec.rows);
         let rec = &mut self.rec;
+        // Setup before the first move is the record's setup, in the root or in the nodes
+        // after it (where HexGui reads it, and Nash writes it).
+        let initial = in_root || rec.moves.is_empty();
         for (ident, values) in node {
             match ident.as_str() {
                 "AB" | "AW" | "AE" => {
@@ -759,19 +769,19 @@ impl Reader {
                         match edit {
                             // A later stone on a cell replaces the earlier one, so the root's
                             // setup holds each cell once.
-                            Edit::Place(c, cell) if in_root => {
+                            Edit::Place(c, cell) if initial => {
                                 rec.setup.retain(|s| s.1 != cell);
                                 rec.setup.push((c, cell));
                             }
-                            // AE in the root: nothing to clear but root setup stones.
-                            Edit::Clear(cell) if in_root => rec.setup.retain(|s| s.1 != cell),
+                            // AE before the first move: nothing to clear but setup stones.
+                            Edit::Clear(cell) if initial => rec.setup.retain(|s| s.1 != cell),
                             _ => rec.edits.push((rec.moves.len(), edit)),
                         }
                     }
                 }
                 "PL" => {
                     let color = parse_color(ident, &values[0])?;
-                    if in_root {
+                    if initial {
                         rec.to_move = Some(color);
                     } else {
                         rec.edits.push((rec.moves.len(), Edit::ToMove(color)));

@@ -119,6 +119,18 @@ fn little_golem_game() {
 fn setup_and_edits() {
     check("(;SZ[4]AB[a1][b2]AW[c3]PL[W])", "4x4 B[a1,b2] W[c3] white to move");
     check("(;SZ[4]AB[a1]AW[a1])", "4x4 B[] W[a1] black to move");
+    // Setup in a node before the first move is the record's setup, and is written so: HexGui
+    // reads setup only outside the root.
+    let rec = sgf::parse("(;SZ[4]AB[a1];AW[c3]PL[W];AE[a1]AB[b2];W[d4])").unwrap();
+    assert!(rec.edits.is_empty(), "{:?}", rec.edits);
+    assert_eq!(rec.to_move, Some(Color::White));
+    let mut setup = rec.setup.clone();
+    setup.sort_by_key(|s| s.1);
+    assert_eq!(
+        setup,
+        [(Color::Black, "b2".parse().unwrap()), (Color::White, "c3".parse().unwrap())]
+    );
+    assert!(rec.to_sgf().ends_with("SZ[4]\n;AB[b2]AW[c3]PL[W]\n;W[d4])\n"), "{}", rec.to_sgf());
     // A setup node inside the game: AE empties a cell, AB adds a stone, PL sets the turn.
     let text = "(;SZ[4]AB[a1];W[b1];B[c1];AE[b1]AB[d4]PL[B];B[b1])";
     check(text, "4x4 B[a1,b1,c1,d4] W[] white to move");
@@ -351,6 +363,8 @@ proptest! {
                 };
                 (after.min(n), edit)
             })
+            // An edit before the first move is setup, and reads back as such.
+            .filter(|&(after, _)| after > 0)
             .collect();
         edits.sort_by_key(|e| e.0);
         rec.edits = edits;
