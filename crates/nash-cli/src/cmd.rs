@@ -1,5 +1,6 @@
 //! One module per subcommand, each with its clap `Args` and a `run` function.
 
+pub mod analyze;
 pub mod check;
 pub mod db;
 pub mod genmove;

@@ -117,6 +117,15 @@ Examples:
   nash genmove e5 --size 9 --player best:playouts=2000 --solve-time 0 --svg genmove.svg
 A position the solver proves within --solve-time is played by the solver, whatever the player.")]
     Genmove(cmd::genmove::Args),
+    /// A player's search on a position, reported every interval while it runs (visits, win
+    /// rates, priors, proven moves, lines), as text or JSON lines.
+    #[command(after_help = "\
+Examples:
+  nash analyze e5 --size 9 --playouts 3000
+  nash analyze e5 --size 9 --playouts 3000 --interval 10 --json
+  nash analyze c3 --size 5 --player alphabeta:depth=3 --json
+Each report lists the root moves best first; the last JSON line has \"final\": true.")]
+    Analyze(cmd::analyze::Args),
     /// Play a game in the terminal against a Nash player; the record is saved as SGF.
     #[command(after_help = "\
 Examples:
@@ -174,6 +183,7 @@ fn main() -> ExitCode {
         Command::Split(a) => cmd::split::run(a),
         Command::Check(a) => cmd::check::run(a),
         Command::Genmove(a) => cmd::genmove::run(a),
+        Command::Analyze(a) => cmd::analyze::run(a),
         Command::Play(a) => cmd::play::run(a),
         Command::Htp(a) => cmd::htp::run(a),
     };

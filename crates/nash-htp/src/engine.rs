@@ -4,7 +4,7 @@
 
 use std::panic::{self, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
+use std::sync::{mpsc, Arc};
 use std::time::Duration;
 
 use nash_board::{AnyPosition, BitSet, Color, Move, PerWidth, Position, WidthFamily};
@@ -21,8 +21,10 @@ mod commands;
 mod game;
 mod params;
 mod solver;
+mod stream;
 
 pub use commands::COMMANDS;
+pub(crate) use commands::UNTIL_NEXT_LINE;
 
 /// The df-pn tables, one type per bitboard width.
 #[derive(Debug)]
@@ -129,6 +131,12 @@ pub struct Engine {
     pub(crate) stop: Option<(Arc<AtomicBool>, Arc<AtomicBool>)>,
     /// The counters the running command's solves add to, when progress is written.
     pub(crate) progress: Option<Arc<Progress>>,
+    /// Where a command running in a session writes text before its answer (the analysis
+    /// stream, live gfx blocks), in order, as it goes.
+    pub(crate) stream: Option<mpsc::Sender<String>>,
+    /// Set by a command that has written its answer's `=` line through `stream` already: the
+    /// session then writes only the rest of the answer.
+    pub(crate) streamed: bool,
     /// The solved-position database of the df-pn commands (`nash htp --db`).
     db: Option<nash_db::Db>,
     /// The last `dfpn-solve-state` or `dfs-solve-state`: its counters and seconds.
@@ -166,6 +174,8 @@ impl Engine {
             guifx: false,
             stop: None,
             progress: None,
+            stream: None,
+            streamed: false,
             db: None,
             last_solve: None,
             ice_settings: benzene::IceSettings::default(),

@@ -16,6 +16,7 @@ use std::time::{Duration, Instant};
 use nash_board::{Color, Move};
 use nash_search::Progress;
 
+use crate::engine::UNTIL_NEXT_LINE;
 use crate::protocol::{format_answer, parse_line, read_line, Line, MAX_LINE};
 use crate::Engine;
 
@@ -35,6 +36,10 @@ enum Incoming {
 struct Running {
     /// The sequence number of the command running, if any.
     seq: Option<u64>,
+    /// Whether the next input line stops it (`crate::engine::UNTIL_NEXT_LINE`).
+    until_next: bool,
+    /// The sequence number of the last line read.
+    read: u64,
     /// Raised to stop it: the solvers' and players' cancel flag.
     cancel: Arc<AtomicBool>,
     /// Raised with `cancel` when the stop came from an interrupt (not a time limit).
@@ -61,14 +66,28 @@ impl Interrupts {
         }
     }
 
-    /// Command `seq` starts: fresh flags, already raised when an interrupt came after it.
-    fn start(&self, seq: u64) -> (Arc<AtomicBool>, Arc<AtomicBool>) {
+    /// The line `seq` has been read: it stops a running command that runs until the next
+    /// line.
+    fn line_read(&self, seq: u64) {
         let mut running = self.running.lock().unwrap_or_else(|e| e.into_inner());
-        let stopped = self.upto.load(Ordering::SeqCst) >= seq;
+        running.read = running.read.max(seq);
+        if running.until_next && running.seq.is_some_and(|s| s < seq) {
+            running.cancel.store(true, Ordering::SeqCst);
+        }
+    }
+
+    /// Command `seq` starts: fresh flags, already raised when an interrupt came after it (or,
+    /// for a command that runs `until_next` line, when a later line has been read).
+    fn start(&self, seq: u64, until_next: bool) -> (Arc<AtomicBool>, Arc<AtomicBool>) {
+        let mut running = self.running.lock().unwrap_or_else(|e| e.into_inner());
+        let interrupted = self.upto.load(Ordering::SeqCst) >= seq;
+        let next = until_next && running.read > seq;
         *running = Running {
             seq: Some(seq),
-            cancel: Arc::new(AtomicBool::new(stopped)),
-            by_user: Arc::new(AtomicBool::new(stopped)),
+            until_next,
+            read: running.read,
+            cancel: Arc::new(AtomicBool::new(interrupted || next)),
+            by_user: Arc::new(AtomicBool::new(interrupted)),
         };
         (Arc::clone(&running.cancel), Arc::clone(&running.by_user))
     }
@@ -96,12 +115,15 @@ fn read_lines<R: BufRead>(
     loop {
         match read_line(&mut input, &mut buf, MAX_LINE) {
             Ok(Line::End) => {
+                // No next line will come: a command waiting for one stops.
+                interrupts.line_read(seq + 1);
                 let _ = tx.send(Incoming::End(Ok(())));
                 return;
             }
             Ok(Line::Whole) if is_interrupt(&buf) => interrupts.interrupt(seq),
             Ok(line) => {
                 seq += 1;
+                interrupts.line_read(seq);
                 let buf = std::mem::take(&mut buf);
                 let incoming = match line {
                     Line::TooLong => Incoming::TooLong(buf),
@@ -112,6 +134,7 @@ fn read_lines<R: BufRead>(
                 }
             }
             Err(e) => {
+                interrupts.line_read(seq + 1);
                 let _ = tx.send(Incoming::End(Err(e)));
                 return;
             }
@@ -185,7 +208,8 @@ impl Engine {
             };
             let line = String::from_utf8_lossy(&buf);
             let Some(cmd) = parse_line(&line) else { continue };
-            let (cancel, by_user) = interrupts.start(seq);
+            let until_next = UNTIL_NEXT_LINE.contains(&cmd.name.as_str());
+            let (cancel, by_user) = interrupts.start(seq, until_next);
             self.stop = Some((cancel, Arc::clone(&by_user)));
             let progress = self.guifx.then(|| Arc::new(Progress::with_line()));
             self.progress = progress.clone();
@@ -193,13 +217,20 @@ impl Engine {
             // moves are left out of the drawing.
             let base =
                 self.pos.history().iter().filter(|(_, m)| matches!(m, Move::Cell(_))).count();
+            self.streamed = false;
             let result = std::thread::scope(|s| {
                 let (done, wait) = mpsc::channel::<()>();
                 if let Some(p) = progress {
                     let output = &output;
                     s.spawn(move || write_gfx(&p, base, &wait, output));
                 }
+                let (tx, lines) = mpsc::channel::<String>();
+                self.stream = Some(tx);
+                let output = &output;
+                s.spawn(move || write_stream(&lines, output));
                 let r = self.execute(&cmd);
+                // The writer ends once the last sender is gone.
+                self.stream = None;
                 drop(done);
                 r
             });
@@ -207,13 +238,32 @@ impl Engine {
             self.progress = None;
             interrupts.finish();
             let result = result.map_err(|e| e.to_string());
+            let mut answer = format_answer(cmd.id, &result);
+            if self.streamed {
+                // The `=` line is out: the rest of the answer, without its mark.
+                let head = answer.find(' ').map_or(0, |i| i + 1);
+                answer = match answer[head..].trim_start_matches('\n') {
+                    "\n\n" | "\n" | "" => "\n".to_owned(),
+                    rest => rest.to_owned(),
+                };
+            }
             let mut out = output.lock().unwrap_or_else(|e| e.into_inner());
-            out.write_all(format_answer(cmd.id, &result).as_bytes())?;
+            out.write_all(answer.as_bytes())?;
             out.flush()?;
             if cmd.name == "quit" {
                 return Ok(());
             }
         }
+    }
+}
+
+/// Writes what the running command streams (`Engine::stream`), each text as it comes,
+/// until the command drops its sender.
+fn write_stream<W: Write>(lines: &mpsc::Receiver<String>, output: &Mutex<W>) {
+    for text in lines {
+        let mut out = output.lock().unwrap_or_else(|e| e.into_inner());
+        let _ = out.write_all(text.as_bytes());
+        let _ = out.flush();
     }
 }
 

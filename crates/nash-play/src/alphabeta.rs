@@ -21,7 +21,7 @@ use nash_board::{
 use search::{Found, Searcher};
 
 use crate::eval::EvalKind;
-use crate::player::{Choice, MoveBudget, Player};
+use crate::player::{valued_moves, Choice, MoveBudget, Player};
 use crate::spec::{settings_table, UnknownValue};
 use crate::swap;
 
@@ -191,8 +191,8 @@ impl Player for AlphaBeta {
         let choice = Choice {
             mv: found.mv.map_or(Move::Resign, Move::Cell),
             value: Some(found.value),
+            moves: valued_moves(found.scores, &found.pv),
             pv: found.pv,
-            scores: found.scores,
             depth: found.depth,
             nodes: found.nodes,
             elapsed: found.elapsed,

@@ -15,7 +15,7 @@ use nash_board::{
 
 use crate::alphabeta::eval_names;
 use crate::eval::{EvalKind, Evaluator};
-use crate::player::{Choice, MoveBudget, Player};
+use crate::player::{valued_moves, Choice, MoveBudget, Player};
 use crate::spec::settings_table;
 use crate::swap;
 
@@ -206,12 +206,11 @@ impl<B: BitSet> State<B> {
                 }
             }
         }
-        scores.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
         Choice {
             mv: Move::Cell(mv),
             value: Some(value),
+            moves: valued_moves(scores, &pv),
             pv,
-            scores,
             depth: 2 * depth,
             nodes,
             elapsed: start.elapsed(),

@@ -16,7 +16,8 @@ use nash_board::{with_position, AnyPosition, BitSet, Cell, Color, Move, Position
 use nash_search::{solve, Outcome, SolverConfig};
 
 use crate::eval::shortest;
-use crate::player::{Choice, MoveBudget, Player};
+use crate::eval::WIN;
+use crate::player::{Choice, MoveBudget, MoveScore, Player, Proven};
 
 /// The longest `genmove` lets the solver look for a proven win before the player moves.
 pub const GENMOVE_SOLVE_TIME: Duration = Duration::from_secs(1);
@@ -131,6 +132,9 @@ pub fn decide(
                 let mut choice = Choice::bare(mv);
                 if let Move::Cell(c) = mv {
                     choice.pv.push(c);
+                    let mut won = MoveScore::valued(c, WIN);
+                    (won.value, won.proven) = (None, Proven::Win);
+                    choice.moves.push(won);
                 }
                 choice.nodes = nodes;
                 choice.elapsed = start.elapsed();

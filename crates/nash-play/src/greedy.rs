@@ -38,7 +38,7 @@ fn choose_on<B: BitSet>(pos: &Position<B>) -> Choice {
         mv: Move::Cell(cell),
         value: Some(value),
         pv: vec![cell],
-        scores: Vec::new(),
+        moves: Vec::new(),
         depth: 1,
         nodes: pos.empty_cells().len() as u64,
         elapsed: start.elapsed(),

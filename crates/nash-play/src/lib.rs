@@ -36,7 +36,7 @@ pub use decide::{
 };
 pub use greedy::Greedy;
 pub use mcts::{playouts, Mcts, PlayoutStats};
-pub use player::{Choice, MoveBudget, Player};
+pub use player::{Choice, MoveBudget, MoveScore, Player, Proven};
 pub use registry::{build, players, PlayerInfo, DEFAULT_PLAYER};
 pub use spec::{Spec, SpecError};
 pub use vc_greedy::VcGreedy;

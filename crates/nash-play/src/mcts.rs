@@ -17,7 +17,7 @@ mod tree;
 use std::str::FromStr;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use nash_board::{
     with_position, AnyPosition, BitSet, Cell, Move, PerWidth, Position, Width, WidthFamily,
@@ -25,10 +25,10 @@ use nash_board::{
 use nash_search::{Knowledge, MoveOrdering, Outcome, SolverConfig};
 
 pub(crate) use playout::Policy;
-use tree::{Forest, Proof};
+use tree::{Forest, Proof, Tree};
 
 use crate::eval::WIN;
-use crate::player::{Choice, MoveBudget, Player};
+use crate::player::{Choice, MoveBudget, MoveScore, Player, Proven};
 use crate::spec::{settings_table, SpecError, UnknownValue};
 use crate::swap;
 
@@ -339,14 +339,23 @@ struct RootMove {
     wins: f64,
     lost: bool,
     wins_now: bool,
+    rank: u16,
 }
+
+/// How often a search reports, and to whom.
+type Report<'a> = (Duration, &'a mut dyn FnMut(&Choice));
 
 impl Mcts {
     pub(crate) fn new(cfg: Config) -> Mcts {
         Mcts { cfg, state: PerWidth::new() }
     }
 
-    fn run<B: Width>(&mut self, pos: &Position<B>, budget: &MoveBudget) -> Option<Choice> {
+    fn run<B: Width>(
+        &mut self,
+        pos: &Position<B>,
+        budget: &MoveBudget,
+        report: Option<Report<'_>>,
+    ) -> Option<Choice> {
         let start = Instant::now();
         if pos.winner().is_some() || pos.empty_cells().is_empty() {
             return None;
@@ -355,6 +364,9 @@ impl Mcts {
         if let Some(mv) = short_solve(pos, cfg, budget) {
             let mut c = Choice::bare(Move::Cell(mv));
             (c.value, c.pv, c.elapsed) = (Some(WIN), vec![mv], start.elapsed());
+            let mut won = MoveScore::valued(mv, WIN);
+            (won.value, won.proven) = (None, Proven::Win);
+            c.moves.push(won);
             return Some(c);
         }
         let geom = pos.geometry();
@@ -373,7 +385,22 @@ impl Mcts {
         // One seed per position and thread: a position searched again draws the same numbers.
         let seed = cfg.seed ^ pos.hash().wrapping_mul(0x9E37_79B9_7F4A_7C15);
         forest.start(pos, cfg, seed);
-        forest.search(pos, cfg, &limits, total);
+        // A kept subtree's playouts are counted in its root already: a report counts this
+        // search's from there.
+        let before: u64 = forest.trees.iter().map(|t| u64::from(t.root().stats().visits)).sum();
+        let mut report = report;
+        let mut snapshot = report.as_mut().map(|(every, send)| {
+            let f = move |trees: &[Tree]| {
+                let now: u64 = trees.iter().map(|t| u64::from(t.root().stats().visits)).sum();
+                let mut c = summary::<B>(trees, cfg, start);
+                c.nodes = now.saturating_sub(before);
+                c.depth = c.pv.len() as u32;
+                send(&c);
+            };
+            (*every, f)
+        });
+        let reporter = snapshot.as_mut().map(|(every, f)| (*every, f as &mut dyn FnMut(&[Tree])));
+        forest.search(pos, cfg, &limits, total, reporter);
         let lost = forest.trees.iter().any(|t| t.root().proof() == Proof::Loss);
         if cfg.defend && lost {
             let used: u64 = forest.workers.iter().map(|w| w.iterations).sum();
@@ -395,23 +422,38 @@ impl Mcts {
                 };
                 let mut defence = Forest::new(geom, &plain);
                 defence.start(pos, &plain, seed);
-                defence.search(pos, &plain, &limits, left);
-                let mut c = choose(&defence, start);
+                defence.search(pos, &plain, &limits, left, None);
+                let mut c = choose(&defence, &plain, start);
                 (c.value, c.nodes) = (Some(-WIN), c.nodes + used);
+                // Every move loses against perfect play, whatever the defence's playouts say.
+                for m in &mut c.moves {
+                    m.proven = Proven::Loss;
+                }
                 return Some(c);
             }
         }
-        Some(choose(forest, start))
+        Some(choose(forest, cfg, start))
     }
 }
 
 /// The move of the summed root statistics, with what the threads saw.
-fn choose<B: BitSet>(forest: &Forest<B>, start: Instant) -> Choice {
+fn choose<B: BitSet>(forest: &Forest<B>, cfg: &Config, start: Instant) -> Choice {
+    let mut c = summary::<B>(&forest.trees, cfg, start);
+    c.depth = forest.workers.iter().map(|w| w.depth).max().unwrap_or(0);
+    c.nodes = forest.workers.iter().map(|w| w.iterations).sum();
+    c
+}
+
+/// What the trees say of the root, summed over the threads: the move, its value and line, and
+/// every root move the search has looked at (visited or proven), best first. The trees may be
+/// growing still. Depth and nodes are left to the caller.
+fn summary<B: BitSet>(trees: &[Tree], cfg: &Config, start: Instant) -> Choice {
     let mut moves = vec![RootMove::default(); B::CAPACITY];
     let mut cells: Vec<usize> = Vec::new();
     let mut won: Option<Cell> = None;
     let mut lost = false;
-    for t in &forest.trees {
+    let mut ranked = 0;
+    for (i, t) in trees.iter().enumerate() {
         match t.root().proof() {
             Proof::Win if won.is_none() => {
                 won = t.best_child(0).map(|c| B::cell_of(t.node(c).bit()));
@@ -429,7 +471,14 @@ fn choose<B: BitSet>(forest: &Forest<B>, start: Instant) -> Choice {
             m.wins += f64::from(c.wins);
             m.lost |= c.proof == Proof::Win;
             m.wins_now |= c.proof == Proof::Loss;
+            if i == 0 {
+                m.rank = c.rank;
+                ranked += usize::from(c.rank > 0);
+            }
         }
+    }
+    if let Some(w) = won {
+        moves[B::bit_of(w)].wins_now = true;
     }
     let rate = |m: &RootMove| if m.visits == 0 { 0.5 } else { m.wins / m.visits as f64 };
     // Best first: winning moves, then moves not proven lost, then by playouts.
@@ -453,34 +502,47 @@ fn choose<B: BitSet>(forest: &Forest<B>, start: Instant) -> Choice {
         2.0 * rate(bm) - 1.0
     };
     let mut pv = Vec::new();
-    forest.trees[0].pv::<B>(&mut pv);
+    trees[0].pv::<B>(&mut pv);
     if pv.first() != Some(&best) {
         pv = vec![best];
     }
+    // Only the moves the search looked at: an unvisited move has no win rate to show.
+    let scored = cells.iter().filter(|&&b| {
+        let m = &moves[b];
+        m.visits > 0 || m.wins_now || m.lost
+    });
+    let moves = scored
+        .map(|&b| {
+            let m = &moves[b];
+            let mut line = Vec::new();
+            trees[0].line_from::<B>(b, &mut line);
+            if line.is_empty() {
+                line.push(B::cell_of(b));
+            }
+            MoveScore {
+                cell: B::cell_of(b),
+                visits: Some(m.visits),
+                win_rate: (m.visits > 0).then(|| rate(m)),
+                prior: tree::prior_rate(cfg, m.rank, ranked),
+                value: None,
+                proven: if m.wins_now {
+                    Proven::Win
+                } else if m.lost || lost {
+                    Proven::Loss
+                } else {
+                    Proven::Unknown
+                },
+                pv: line,
+            }
+        })
+        .collect();
     Choice {
         mv: Move::Cell(best),
         value: Some(value),
         pv,
-        // Only the moves the search looked at: an unvisited move's neutral 0 would rank it above
-        // every visited move that loses more often than it wins.
-        scores: cells
-            .iter()
-            .filter_map(|&b| {
-                let m = &moves[b];
-                let score = if m.wins_now {
-                    1.0
-                } else if m.lost {
-                    -1.0
-                } else if m.visits > 0 {
-                    2.0 * rate(m) - 1.0
-                } else {
-                    return None;
-                };
-                Some((B::cell_of(b), score))
-            })
-            .collect(),
-        depth: forest.workers.iter().map(|w| w.depth).max().unwrap_or(0),
-        nodes: forest.workers.iter().map(|w| w.iterations).sum(),
+        moves,
+        depth: 0,
+        nodes: 0,
         elapsed: start.elapsed(),
     }
 }
@@ -514,9 +576,21 @@ impl Player for Mcts {
     }
 
     fn choose(&mut self, pos: &AnyPosition, budget: &MoveBudget) -> Choice {
-        let Some(choice) = with_position!(pos, p => self.run(p, budget)) else {
+        let Some(choice) = with_position!(pos, p => self.run(p, budget, None)) else {
             return Choice::bare(Move::Resign);
         };
+        swap::rule(pos, self.cfg.swap, choice)
+    }
+
+    fn analyse(
+        &mut self,
+        pos: &AnyPosition,
+        budget: &MoveBudget,
+        every: Duration,
+        report: &mut dyn FnMut(&Choice),
+    ) -> Choice {
+        let found = with_position!(pos, p => self.run(p, budget, Some((every, &mut *report))));
+        let Some(choice) = found else { return Choice::bare(Move::Resign) };
         swap::rule(pos, self.cfg.swap, choice)
     }
 

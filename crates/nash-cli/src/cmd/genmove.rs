@@ -2,7 +2,7 @@
 
 use nash_board::svg::Picture;
 use nash_board::{with_position, BitSet, Cell, Move, Position};
-use nash_play::{decide, DecidedBy, Decision};
+use nash_play::{decide, DecidedBy, Decision, MoveScore, Proven};
 use nash_search::SolverConfig;
 use serde::Serialize;
 
@@ -20,11 +20,68 @@ pub struct Args {
     picture: crate::picture::SvgArgs,
 }
 
-/// One root move and the player's score for it.
+/// One root move as the player saw it (`nash_play::MoveScore`); what the player does not
+/// measure is `null` (a Monte Carlo player's `value`, an alpha-beta player's `visits`).
 #[derive(Serialize)]
-struct Score {
+pub(crate) struct MoveReport {
     cell: String,
-    score: f64,
+    visits: Option<u64>,
+    win_rate: Option<f64>,
+    prior: Option<f64>,
+    value: Option<f64>,
+    /// `win`, `loss` or `unknown`.
+    proven: &'static str,
+    pv: Vec<String>,
+}
+
+impl MoveReport {
+    pub(crate) fn new(m: &MoveScore) -> MoveReport {
+        MoveReport {
+            cell: m.cell.to_string(),
+            visits: m.visits,
+            win_rate: m.win_rate.filter(|r| r.is_finite()),
+            prior: m.prior.filter(|p| p.is_finite()),
+            value: m.value.filter(|v| v.is_finite()),
+            proven: m.proven.name(),
+            pv: m.pv.iter().map(|c| c.to_string()).collect(),
+        }
+    }
+}
+
+/// The plain report's table of root moves, best first, at most `limit`: a header naming the
+/// columns, then one line per move. A player without visits says so in the header, and a
+/// proven move shows `win` or `loss` in place of its number.
+pub(crate) fn move_table(moves: &[MoveScore], limit: usize) -> Vec<String> {
+    if moves.is_empty() {
+        return Vec::new();
+    }
+    let rates = moves.iter().any(|m| m.visits.is_some());
+    let mut lines = vec![if rates {
+        "move   visits  win rate   prior  line".to_owned()
+    } else {
+        "move   value (no visits: the player's own scale)  line".to_owned()
+    }];
+    let dash = || "-".to_owned();
+    for m in moves.iter().take(limit) {
+        let line: Vec<String> = m.pv.iter().map(|c| c.to_string()).collect();
+        let number = |x: Option<f64>| x.map_or_else(dash, |v| format!("{v:.4}"));
+        let proven = match m.proven {
+            Proven::Win => Some("win"),
+            Proven::Loss => Some("loss"),
+            Proven::Unknown => None,
+        };
+        let text = if rates {
+            let rate = proven.map_or_else(|| number(m.win_rate), str::to_owned);
+            let visits = m.visits.map_or_else(dash, |v| v.to_string());
+            let prior = number(m.prior);
+            format!("{:<6} {visits:>6}  {rate:>8}  {prior:>6}  {}", m.cell, line.join(" "))
+        } else {
+            let value = proven.map_or_else(|| number(m.value), str::to_owned);
+            format!("{:<6} {value:>10}  {}", m.cell, line.join(" "))
+        };
+        lines.push(text.trim_end().to_owned());
+    }
+    lines
 }
 
 /// What `--json` prints.
@@ -41,7 +98,8 @@ struct Report {
     /// The player's value of the position, for the side to move, in its own scale.
     value: Option<f64>,
     pv: Vec<String>,
-    scores: Vec<Score>,
+    /// The root moves the player looked at, best first.
+    moves: Vec<MoveReport>,
     depth: u32,
     nodes: u64,
     /// Seconds, the solver's look included.
@@ -59,12 +117,7 @@ impl Report {
             proven_winner: d.proven.map(|w| w.to_string()),
             value: c.value.filter(|v| v.is_finite()),
             pv: c.pv.iter().map(|c| c.to_string()).collect(),
-            scores: c
-                .scores
-                .iter()
-                .filter(|(_, s)| s.is_finite())
-                .map(|(cell, score)| Score { cell: cell.to_string(), score: *score })
-                .collect(),
+            moves: c.moves.iter().map(MoveReport::new).collect(),
             depth: c.depth,
             nodes: c.nodes,
             time: d.elapsed.as_secs_f64(),
@@ -81,8 +134,10 @@ fn picture<B: BitSet>(p: &Position<B>, d: &Decision, rep: &Report) -> String {
     };
     // The player's name, without its settings.
     let name = rep.player.split(':').next().unwrap_or_default();
+    let scores: Vec<(Cell, f64)> =
+        d.choice.moves.iter().map(|m| (m.cell, m.score())).filter(|(_, s)| s.is_finite()).collect();
     Picture::new(p)
-        .values(&d.choice.scores, "the player's score of each move")
+        .values(&scores, "the player's score of each move")
         .line(&chosen)
         .caption(format!("{} to move: {} by {} ({name})", rep.to_move, rep.mv, rep.by))
         .to_string()
@@ -117,20 +172,17 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     if let Some(w) = &rep.proven_winner {
         outln!("proven: {w} wins");
     }
-    if let Some(v) = rep.value {
-        outln!("value: {v:.4}");
+    match rep.value {
+        Some(v) if v >= nash_play::eval::PROVEN => outln!("value: a proven win"),
+        Some(v) if v <= -nash_play::eval::PROVEN => outln!("value: a proven loss"),
+        Some(v) => outln!("value: {v:.4}"),
+        None => {}
     }
     if !rep.pv.is_empty() {
         outln!("line: {}", rep.pv.join(" "));
     }
-    if !rep.scores.is_empty() {
-        let best: Vec<String> = rep
-            .scores
-            .iter()
-            .take(SHOWN_SCORES)
-            .map(|s| format!("{} {:.4}", s.cell, s.score))
-            .collect();
-        outln!("scores: {}", best.join(", "));
+    for line in move_table(&d.choice.moves, SHOWN_SCORES) {
+        outln!("{line}");
     }
     outln!("depth {}, nodes {}, time {:.3}s", rep.depth, rep.nodes, rep.time);
     Ok(())

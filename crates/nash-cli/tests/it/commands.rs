@@ -230,7 +230,7 @@ fn genmove_reports_the_move_and_who_chose_it() {
     let v = json(&args);
     assert_eq!((v["by"].as_str(), v["to_move"].as_str()), (Some("player"), Some("white")));
     assert_eq!(v["player"], "random:seed=3");
-    for key in ["value", "pv", "scores", "depth", "nodes", "time"] {
+    for key in ["value", "pv", "moves", "depth", "nodes", "time"] {
         assert!(v.get(key).is_some(), "no {key} in {v}");
     }
     assert_eq!(json(&args)["move"], v["move"]);
@@ -292,4 +292,84 @@ fn a_lost_position_has_no_mustplay_in_vc_and_in_htp_alike() {
     let (_, json, _) = nash(&["vc", "c3", "--size", "5", "--json"]);
     let v: serde_json::Value = serde_json::from_str(&json).expect("json");
     assert_eq!(v["mustplay"], serde_json::json!([]), "{json}");
+}
+
+#[test]
+fn issue_61_analyze_writes_json_lines_with_visits_in_order() {
+    // `nash analyze --json`: one object a line, each report then the final one, every move
+    // with its visits, win rate, prior, proven value and line, the open moves by visits.
+    let args = ["analyze", "e5", "--size", "9", "--playouts", "3000", "--interval", "1", "--json"];
+    let (code, stdout, stderr) = nash(&args);
+    assert_eq!(code, 0, "{stderr}");
+    let lines: Vec<serde_json::Value> = stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}")))
+        .collect();
+    let (last, reports) = lines.split_last().expect("a final line");
+    assert_eq!(last["final"], true);
+    assert!(reports.iter().all(|r| r["final"] == false));
+    assert_eq!(last["to_move"], "white");
+    assert!(last["playouts"].as_u64().is_some_and(|p| p > 0 && p <= 3000), "{last}");
+    let moves = last["moves"].as_array().unwrap();
+    assert!(!moves.is_empty());
+    assert_eq!(moves[0]["cell"], last["move"]);
+    let mut open = Vec::new();
+    for m in moves {
+        let rate = m["win_rate"].as_f64().unwrap();
+        assert!((0.0..=1.0).contains(&rate), "{m}");
+        assert!(m["prior"].is_f64() && m["value"].is_null(), "{m}");
+        assert_eq!(m["pv"][0], m["cell"], "{m}");
+        match m["proven"].as_str().unwrap() {
+            "unknown" => open.push(m["visits"].as_u64().unwrap()),
+            "win" | "loss" => {}
+            p => panic!("proven {p}"),
+        }
+    }
+    assert!(open.windows(2).all(|w| w[0] >= w[1]), "{open:?}");
+    // The same playouts give the same final line: the search is deterministic.
+    let (_, again, _) = nash(&args);
+    let again: serde_json::Value = serde_json::from_str(again.lines().last().unwrap()).unwrap();
+    assert_eq!(again["moves"], last["moves"]);
+    // An alpha-beta player has values, not visits, and says so with nulls.
+    let (code, stdout, stderr) =
+        nash(&["analyze", "c3", "--size", "5", "--player", "alphabeta:depth=2", "--json"]);
+    assert_eq!(code, 0, "{stderr}");
+    let last: serde_json::Value = serde_json::from_str(stdout.lines().last().unwrap()).unwrap();
+    let m = &last["moves"][0];
+    assert!(m["visits"].is_null() && m["win_rate"].is_null() && m["value"].is_f64(), "{m}");
+    // Bad input: one line, a failure.
+    check_err(&["analyze", "--interval", "0"], "--interval");
+    check_err(&["analyze", "--time", "0"], "--time");
+    check_err(&["analyze", "a1 b1 a2", "--size", "2"], "the game is over");
+}
+
+#[test]
+fn issue_61_genmove_shows_visits_and_proven_moves() {
+    // The plain report names its columns: visits, win rate and prior for `best`, and an
+    // alpha-beta player's values with the words "no visits"; no bare -1 or 1e9.
+    let (code, stdout, stderr) = nash(&[
+        "genmove",
+        "e5",
+        "--size",
+        "9",
+        "--player",
+        "best:playouts=1000",
+        "--solve-time",
+        "0",
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stdout.contains("move   visits  win rate   prior  line"), "{stdout}");
+    let (code, stdout, stderr) = nash(&[
+        "genmove",
+        "c3",
+        "--size",
+        "5",
+        "--player",
+        "alphabeta:depth=3",
+        "--solve-time",
+        "0",
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stdout.contains("no visits"), "{stdout}");
+    assert!(!stdout.contains("1000000000") && !stdout.contains(" -1.0000"), "{stdout}");
 }

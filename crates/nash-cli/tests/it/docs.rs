@@ -118,3 +118,23 @@ fn the_crate_table_of_architecture_md_is_every_direct_dependency() {
     let crates = std::fs::read_dir(root.join("crates")).expect("crates/").count();
     assert_eq!(rows, crates + 1, "one row per crate and xtask");
 }
+
+#[test]
+fn the_analysis_session_of_htp_md_runs() {
+    // The example session's commands, sent at once: `nash-analyze` stops at the next line
+    // (here at once, as `genmove` is read already), and every answer has the listing's form.
+    let block = block_after(&doc("htp.md"), "their lines once, when they have answered");
+    let commands: Vec<&str> = block
+        .lines()
+        .filter(|l| !l.is_empty() && !l.starts_with('=') && !l.starts_with("info") && *l != "...")
+        .collect();
+    assert_eq!(commands, ["boardsize 9", "play b e5", "nash-analyze 10", "genmove w"]);
+    let input: String = commands.iter().map(|c| format!("{c}\n")).collect();
+    let answers = htp(&input);
+    assert_eq!(answers.len(), commands.len(), "{answers:?}");
+    for line in answers[2].lines().skip(1) {
+        assert!(line.starts_with("info move ") && line.contains(" pv "), "{line}");
+    }
+    assert!(answers[2].starts_with('='), "{:?}", answers[2]);
+    assert_eq!(answers[3].len(), 2, "genmove answers a cell of 9x9: {:?}", answers[3]);
+}

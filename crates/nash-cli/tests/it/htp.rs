@@ -184,3 +184,136 @@ fn swap_is_off_in_htp_until_the_controller_allows_it() {
     assert_eq!(engine.ask("play b b2"), "= \n");
     assert_eq!(engine.ask("genmove w"), "= swap-pieces\n");
 }
+
+/// One field of a `nash-analyze` line, as a GUI reads it.
+#[derive(Debug, Default)]
+struct Info {
+    cell: String,
+    visits: u64,
+    winrate: f64,
+    proven: Option<String>,
+    order: usize,
+    pv: Vec<String>,
+}
+
+/// Parses an `info` line of `nash-analyze`; an unknown field or a bad number fails the test.
+fn parse_info(line: &str) -> Info {
+    let mut words = line.split_whitespace();
+    assert_eq!(words.next(), Some("info"), "{line:?}");
+    let mut info = Info::default();
+    while let Some(key) = words.next() {
+        let mut value = || words.next().unwrap_or_else(|| panic!("{key} without a value: {line}"));
+        match key {
+            "move" => info.cell = value().to_owned(),
+            "visits" => info.visits = value().parse().unwrap(),
+            "winrate" => info.winrate = value().parse().unwrap(),
+            "prior" => assert!((0.0..=1.0).contains(&value().parse::<f64>().unwrap()), "{line}"),
+            "proven" => info.proven = Some(value().to_owned()),
+            "order" => info.order = value().parse().unwrap(),
+            "pv" => {
+                info.pv = words.map(str::to_owned).collect();
+                break;
+            }
+            other => panic!("unknown field {other}: {line}"),
+        }
+    }
+    assert_eq!(info.pv.first(), Some(&info.cell), "{line}");
+    assert!((0.0..=1.0).contains(&info.winrate), "{line}");
+    info
+}
+
+#[test]
+fn issue_61_nash_analyze_streams_lines_until_the_next_command() {
+    // As a GUI drives `kata-analyze`: `nash-analyze 10`, then lines every 10 centiseconds,
+    // one per root move, read and parsed while the search runs; any next command ends it.
+    let dir = crate::TempDir::new("htp-analyze");
+    let mut s = Session::start(&dir.0);
+    s.ask("boardsize 9");
+    s.ask("play b e5");
+    writeln!(s.stdin, "7 nash-analyze 10").unwrap();
+    s.stdin.flush().unwrap();
+    let sent = Instant::now();
+    let mut line = String::new();
+    s.stdout.read_line(&mut line).unwrap();
+    assert_eq!(line, "=7\n");
+    line.clear();
+    s.stdout.read_line(&mut line).unwrap();
+    let first = sent.elapsed();
+    parse_info(&line);
+    // One interval is 0.1 s; the machine may be loaded, so the bound is generous: the strict
+    // part is that the line came while the search ran, before any other command was sent.
+    assert!(first.as_secs_f64() < 10.0, "first line after {first:?}");
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    writeln!(s.stdin, "name").unwrap();
+    s.stdin.flush().unwrap();
+    // The rest of the stream, to the empty line that ends the answer.
+    let mut infos = vec![parse_info(&line)];
+    loop {
+        line.clear();
+        assert_ne!(s.stdout.read_line(&mut line).unwrap(), 0, "engine exited");
+        if line == "\n" {
+            break;
+        }
+        infos.push(parse_info(&line));
+    }
+    // Blocks start at order 0 and count up; within a block, the open moves by visits.
+    let blocks = infos.iter().filter(|i| i.order == 0).count();
+    assert!(blocks >= 2, "{blocks} blocks");
+    for w in infos.windows(2) {
+        if w[1].order != 0 {
+            assert_eq!(w[1].order, w[0].order + 1);
+            if w[0].proven.is_none() && w[1].proven.is_none() {
+                assert!(w[0].visits >= w[1].visits, "{:?} then {:?}", w[0], w[1]);
+            }
+        }
+    }
+    let visits: Vec<u64> = infos.iter().filter(|i| i.order == 0).map(|i| i.visits).collect();
+    assert!(visits.last() > visits.first(), "{visits:?}");
+    // The next command's answer follows.
+    let mut answer = String::new();
+    s.stdout.read_line(&mut answer).unwrap();
+    assert_eq!(answer, "= nash\n");
+    line.clear();
+    s.stdout.read_line(&mut line).unwrap();
+    assert_eq!(s.ask("showboard").lines().last(), Some("white to move"));
+    s.ask("quit");
+    s.child.wait().unwrap();
+}
+
+#[test]
+fn issue_61_nash_analyze_marks_proven_moves_and_waits_for_the_next_line() {
+    // On 3x3 the search proves Black's win at once: its line says `proven win`, and the
+    // command waits (no more lines) until the next line comes.
+    let dir = crate::TempDir::new("htp-analyze-proven");
+    let mut s = Session::start(&dir.0);
+    s.ask("boardsize 3");
+    writeln!(s.stdin, "nash-analyze 5").unwrap();
+    s.stdin.flush().unwrap();
+    let mut lines = Vec::new();
+    loop {
+        let mut line = String::new();
+        assert_ne!(s.stdout.read_line(&mut line).unwrap(), 0, "engine exited");
+        if line.starts_with("info") && parse_info(&line).proven.as_deref() == Some("win") {
+            lines.push(line);
+            break;
+        }
+        lines.push(line);
+    }
+    assert_eq!(lines[0], "=\n");
+    std::thread::sleep(std::time::Duration::from_millis(100));
+    writeln!(s.stdin, "# interrupt").unwrap();
+    s.stdin.flush().unwrap();
+    let mut rest = String::new();
+    loop {
+        let mut line = String::new();
+        s.stdout.read_line(&mut line).unwrap();
+        if line == "\n" {
+            break;
+        }
+        rest.push_str(&line);
+    }
+    assert!(rest.lines().all(|l| l.starts_with("info ")), "{rest}");
+    assert_eq!(s.ask("name"), "= nash\n");
+    s.ask("quit");
+    s.child.wait().unwrap();
+}

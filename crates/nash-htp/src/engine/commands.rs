@@ -4,7 +4,7 @@
 
 use nash_search::SolverKind;
 
-use super::{analyze, benzene, game, no_args, solver, Engine};
+use super::{analyze, benzene, game, no_args, solver, stream, Engine};
 use crate::protocol::Command;
 use crate::HtpError;
 
@@ -106,8 +106,14 @@ commands! {
     "vc-h-scores" => analyze::cell_values, menu(21, "pspairs", "Show H-Scores", " %m");
     "player-scores" => game::player_scores, menu(22, "pspairs", "Player Scores", " %m");
     "player-search" => game::player_scores, menu(23, "gfx", "Player Search", " %m");
+    "nash-analyze" => stream::analyze;
+    "nash-analyze-gfx" => stream::analyze_gfx, menu(26, "gfx", "Analyze", " %m");
     "gogui_analyze_commands" => |_, cmd| no_args(cmd).map(|()| analyze_menu(false));
 }
+
+/// The commands that run until the next input line arrives (as `kata-analyze` does): the
+/// session raises their cancel flag when it reads one.
+pub(crate) const UNTIL_NEXT_LINE: &[&str] = &["nash-analyze"];
 
 /// The analysis types GoGui does not know (HexGui's own): left out of `gogui_analyze_commands`.
 const HEXGUI_ONLY_TYPES: &[&str] = &["inferior", "vc"];
@@ -176,7 +182,8 @@ pspairs/Show H-Scores/vc-h-scores %m
 pspairs/Player Scores/player-scores %m
 gfx/Player Search/player-search %m
 plist/All Legal Moves/all_legal_moves %m
-string/Final Score/final_score";
+string/Final Score/final_score
+gfx/Analyze/nash-analyze-gfx %m";
         assert_eq!(analyze_menu(true), expected);
     }
 }

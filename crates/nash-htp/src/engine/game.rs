@@ -160,7 +160,7 @@ impl Engine {
 
     /// A move's budget for `color` in `pos`: the clock's share and `param_player`'s limits,
     /// with the running command's cancel flag.
-    fn move_budget(&self, color: Color, pos: &AnyPosition) -> MoveBudget {
+    pub(super) fn move_budget(&self, color: Color, pos: &AnyPosition) -> MoveBudget {
         let empty = pos.empty_count();
         MoveBudget {
             time: self.move_time(color, empty),

@@ -340,3 +340,96 @@ fn nash_solve_stats_gives_the_last_solve_s_nodes() {
     assert!(nodes > 0 && expanded > 0 && analyses > 0, "{}", got[4]);
     assert!(expanded < nodes, "a decided node is visited but not expanded: {}", got[4]);
 }
+
+/// One `nash-analyze` line as a GUI reads it: `(cell, visits, win rate, proven, order, pv)`.
+type Info = (String, Option<u64>, Option<f64>, Option<String>, usize, Vec<String>);
+
+/// Parses an `info` line field by field; an unknown field fails the test.
+pub fn parse_info(line: &str) -> Info {
+    let mut words = line.split_whitespace();
+    assert_eq!(words.next(), Some("info"), "{line}");
+    let (mut cell, mut visits, mut rate, mut proven, mut order) = (None, None, None, None, None);
+    while let Some(key) = words.next() {
+        let mut value = || words.next().unwrap_or_else(|| panic!("{key} without value: {line}"));
+        match key {
+            "move" => cell = Some(value().to_owned()),
+            "visits" => visits = Some(value().parse().unwrap()),
+            "winrate" => rate = Some(value().parse::<f64>().unwrap()),
+            "prior" | "value" => {
+                value().parse::<f64>().unwrap();
+            }
+            "proven" => proven = Some(value().to_owned()),
+            "order" => order = Some(value().parse().unwrap()),
+            "pv" => {
+                let pv: Vec<String> = words.map(str::to_owned).collect();
+                let cell = cell.expect("move before pv");
+                assert_eq!(pv.first(), Some(&cell), "{line}");
+                return (cell, visits, rate, proven, order.expect("order before pv"), pv);
+            }
+            other => panic!("unknown field {other}: {line}"),
+        }
+    }
+    panic!("no pv: {line}")
+}
+
+#[test]
+fn nash_analyze_stops_at_the_next_line_and_that_line_runs() {
+    // The whole input at once: the next command is read before the search starts, so it
+    // stops at once; the answer is `=`, the lines so far, the empty line; then `name` runs.
+    // At the end of the input it stops too.
+    let got = answers(&transcript("boardsize 5\n3 nash-analyze 10\nname\nnash-analyze w 1\n"));
+    assert_eq!(got.len(), 4, "{got:?}");
+    assert!(got[1].starts_with("=3\n") || got[1] == "=3", "{:?}", got[1]);
+    for line in got[1].lines().skip(1) {
+        parse_info(line);
+    }
+    assert_eq!(got[2], "= nash");
+    assert!(got[3].starts_with('='), "{:?}", got[3]);
+}
+
+#[test]
+fn nash_analyze_refuses_a_bad_interval() {
+    check_session(&[
+        (
+            "nash-analyze",
+            "? nash-analyze expects [COLOUR] INTERVAL (centiseconds from 1 to 360000), got \"\"",
+        ),
+        (
+            "nash-analyze 0",
+            "? nash-analyze expects [COLOUR] INTERVAL (centiseconds from 1 to 360000), got \"0\"",
+        ),
+        ("nash-analyze soon", "? invalid number \"soon\""),
+        (
+            "nash-analyze b 10 20",
+            "? nash-analyze expects [COLOUR] INTERVAL (centiseconds from 1 to 360000), got \"b 10 20\"",
+        ),
+        ("nash-analyze-gfx b 0", "? nash-analyze-gfx expects [COLOUR] INTERVAL (centiseconds from 1 to 360000), got \"b 0\""),
+        ("name", "= nash"),
+    ]);
+}
+
+#[test]
+fn issue_61_player_scores_come_sorted_with_visits() {
+    // `best` within 300 playouts on 5x5 after c3: each move `rate@visits` (or `W`/`L` when
+    // proven), by visits, proven wins first and proven losses last; never a bare -1.
+    let got = answers(&transcript(
+        "boardsize 5\nplay b c3\nparam_player max_playouts 300\nplayer-scores w\nnash-analyze-gfx w\n",
+    ));
+    let pairs: Vec<&str> = got[3].trim_start_matches("= ").split_whitespace().collect();
+    assert!(pairs.len() >= 4 && pairs.len() % 2 == 0, "{:?}", got[3]);
+    let mut rank = Vec::new();
+    for label in pairs.iter().skip(1).step_by(2) {
+        rank.push(match *label {
+            "W" => (0, 0),
+            "L" => (2, 0),
+            l => {
+                let (rate, visits) = l.split_once('@').unwrap_or_else(|| panic!("{l}"));
+                assert!((0.0..=1.0).contains(&rate.parse::<f64>().unwrap()), "{l}");
+                (1, u64::MAX - visits.parse::<u64>().unwrap())
+            }
+        });
+    }
+    assert!(rank.windows(2).all(|w| w[0] <= w[1]), "{:?}", got[3]);
+    // The gfx entry: win rates as INFLUENCE, the first moves' visits in the TEXT.
+    assert!(got[4].starts_with("= INFLUENCE ") && got[4].contains("\nTEXT move "), "{:?}", got[4]);
+}

@@ -19,7 +19,8 @@
 //! the position is played and undone in place, and the playout reuses its buffers.
 
 use std::sync::atomic::{AtomicU16, AtomicU32, AtomicU8, AtomicUsize, Ordering::*};
-use std::sync::OnceLock;
+use std::sync::{mpsc, OnceLock};
+use std::time::{Duration, Instant};
 
 use nash_board::{BitSet, Cell, Color, Geometry, Position};
 use nash_search::{Analyser, Analysis, Verdict};
@@ -89,6 +90,8 @@ pub(crate) struct Stats {
     pub(crate) wins: u32,
     pub(crate) proof: Proof,
     pub(crate) pruned: bool,
+    /// The move's rank (from 1) in the knowledge's order of its parent's moves, 0 for none.
+    pub(crate) rank: u16,
 }
 
 impl Node {
@@ -247,13 +250,14 @@ impl Node {
         }
     }
 
-    fn stats(&self) -> Stats {
+    pub(crate) fn stats(&self) -> Stats {
         Stats {
             bit: self.bit.load(Relaxed),
             visits: self.visits(),
             wins: self.wins(),
             proof: self.proof(),
             pruned: self.pruned(),
+            rank: self.rank.load(Relaxed),
         }
     }
 }
@@ -355,7 +359,25 @@ impl Tree {
 
     /// The line of most visited children from the root.
     pub(crate) fn pv<B: BitSet>(&self, out: &mut Vec<Cell>) {
-        let mut node = 0;
+        self.line_below::<B>(0, out);
+    }
+
+    /// The line that starts with the root's child playing `bit`, then the most visited
+    /// children below it; empty when the root has no such child. Safe to call while threads
+    /// grow the tree: it reads only published children.
+    pub(crate) fn line_from<B: BitSet>(&self, bit: usize, out: &mut Vec<Cell>) {
+        let Some(child) = self.root().range().find(|&i| self.node(i).bit() == bit) else {
+            return;
+        };
+        out.push(B::cell_of(bit));
+        let n = self.node(child);
+        if n.visits() > 0 || n.proof() != Proof::Unknown {
+            self.line_below::<B>(child, out);
+        }
+    }
+
+    /// Appends the line of most visited children below `node`.
+    fn line_below<B: BitSet>(&self, mut node: usize, out: &mut Vec<Cell>) {
         while let Some(c) = self.best_child(node) {
             let n = self.node(c);
             out.push(B::cell_of(n.bit()));
@@ -406,6 +428,9 @@ impl Tree {
         &chunk[at..at + range.len()]
     }
 }
+
+/// How often a search shows its trees while it runs, and to whom.
+pub(crate) type TreeReport<'a> = (Duration, &'a mut dyn FnMut(&[Tree]));
 
 /// The trees of a search and the threads that grow them, kept from one move to the next.
 #[derive(Debug)]
@@ -512,19 +537,43 @@ impl<B: BitSet> Forest<B> {
     }
 
     /// Runs the threads from `pos` until `limits` say stop, `total` playouts are played, or
-    /// the root is proven.
+    /// the root is proven. With `report`, every thread searches on a thread of its own and
+    /// the caller's thread calls `report` with the trees about every `every` while they run
+    /// (reading their atomics, so the threads' loop does not change).
     pub(crate) fn search(
         &mut self,
         pos: &Position<B>,
         cfg: &Config,
         limits: &Limits,
         total: Option<u64>,
+        report: Option<TreeReport<'_>>,
     ) {
         let threads = self.workers.len() as u64;
         let share = |i: usize| total.map(|t| t / threads + u64::from((i as u64) < t % threads));
         let trees = &self.trees;
         let tree = |i: usize| &trees[i % trees.len()];
-        if let [w] = self.workers.as_mut_slice() {
+        if let Some((every, report)) = report {
+            let every = every.max(Duration::from_millis(1));
+            let (done, finished) = mpsc::channel::<()>();
+            std::thread::scope(|s| {
+                for (i, w) in self.workers.iter_mut().enumerate() {
+                    let (limits, share, tree, done) = (limits, share(i), tree(i), done.clone());
+                    s.spawn(move || {
+                        w.search(tree, pos, cfg, limits, share);
+                        drop(done);
+                    });
+                }
+                drop(done);
+                let mut next = Instant::now() + every;
+                // Every sender gone: all threads have finished.
+                while let Err(mpsc::RecvTimeoutError::Timeout) =
+                    finished.recv_timeout(next.saturating_duration_since(Instant::now()))
+                {
+                    report(trees);
+                    next = (next + every).max(Instant::now());
+                }
+            });
+        } else if let [w] = self.workers.as_mut_slice() {
             w.search(tree(0), pos, cfg, limits, share(0));
         } else {
             std::thread::scope(|s| {
@@ -1092,6 +1141,16 @@ fn prior(cfg: &Config, rank: usize, count: usize) -> (f32, f32) {
     let last = (count.max(2) - 1) as f32;
     let n = cfg.prior as f32;
     (n, n * (0.75 - 0.5 * rank as f32 / last))
+}
+
+/// The win rate of the prior of the move ranked `rank` (from 1) among `count` ranked moves, as
+/// [`prior`] gives it: `None` without priors or rank.
+pub(crate) fn prior_rate(cfg: &Config, rank: u16, count: usize) -> Option<f64> {
+    if cfg.prior == 0.0 || rank == 0 {
+        return None;
+    }
+    let (n, w) = prior(cfg, usize::from(rank - 1), count);
+    Some(f64::from(w / n))
 }
 
 /// The prior of a move whose pattern strength is `share` of the strongest move's:

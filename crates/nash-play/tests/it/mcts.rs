@@ -1,8 +1,8 @@
 //! The Monte Carlo players: playout statistics on boards small enough to know the answer,
 //! solved nodes backed up, specs, threads and reuse.
 
-use nash_board::{with_position, AnyPosition, Color};
-use nash_play::{build, playouts, MoveBudget, SpecError};
+use nash_board::{with_position, AnyPosition, Color, Move};
+use nash_play::{build, playouts, MoveBudget, MoveScore, Proven, SpecError};
 
 use crate::common::{cell, empty_cell, nodes, position, PROVEN};
 
@@ -159,7 +159,7 @@ fn threads_repeat_themselves_given_a_playout_budget() {
     let budget = MoveBudget { playouts: Some(4_000), ..MoveBudget::default() };
     let run = |spec: &str| {
         let c = build(spec).unwrap().choose(&pos, &budget);
-        (c.mv, c.value, c.scores, c.nodes)
+        (c.mv, c.value, c.moves, c.nodes)
     };
     for spec in ["amaf:threads=2", "best:threads=2"] {
         let a = run(spec);
@@ -179,11 +179,11 @@ fn threads_share_one_tree() {
         assert!(c.nodes <= 4_000, "{spec}: {} playouts", c.nodes);
         assert!(spec.starts_with("best") || c.nodes == 4_000, "{spec}: {} playouts", c.nodes);
         empty_cell(&pos, &c);
-        assert!(c.scores.iter().all(|&(_, v)| (-1.0..=1.0).contains(&v)), "{spec}: {:?}", c.scores);
+        assert!(c.moves.iter().all(rate_in_range), "{spec}: {:?}", c.moves);
     }
     let run = |spec: &str| {
         let c = build(spec).unwrap().choose(&pos, &budget);
-        (c.mv, c.value, c.scores, c.nodes)
+        (c.mv, c.value, c.moves, c.nodes)
     };
     assert_eq!(run("amaf:parallel=tree"), run("amaf:parallel=root"));
 }
@@ -243,9 +243,9 @@ fn scores_name_only_the_moves_the_search_visited() {
     let budget = MoveBudget { playouts: Some(20), ..MoveBudget::default() };
     for spec in ["mcts:seed=1", "amaf:seed=1"] {
         let c = build(spec).unwrap().choose(&pos, &budget);
-        assert!(!c.scores.is_empty(), "{spec}");
-        assert!(c.scores.len() <= 20, "{spec}: {} scores", c.scores.len());
-        assert!(c.scores.iter().all(|&(_, v)| (-1.0..=1.0).contains(&v)), "{spec}: {:?}", c.scores);
+        assert!(!c.moves.is_empty(), "{spec}");
+        assert!(c.moves.len() <= 20, "{spec}: {} scores", c.moves.len());
+        assert!(c.moves.iter().all(rate_in_range), "{spec}: {:?}", c.moves);
     }
 }
 
@@ -256,7 +256,86 @@ fn widening_holds_back_the_lower_ranked_moves() {
     let pos = position(9, "e5");
     let budget = MoveBudget { playouts: Some(60), ..MoveBudget::default() };
     let narrow = build("best:widen=1,solve=0").unwrap().choose(&pos, &budget);
-    assert_eq!(narrow.scores.len(), 1, "{:?}", narrow.scores);
+    assert_eq!(narrow.moves.len(), 1, "{:?}", narrow.moves);
     let wide = build("best:widen=0,solve=0").unwrap().choose(&pos, &budget);
-    assert!(wide.scores.len() > 5, "{:?}", wide.scores);
+    assert!(wide.moves.len() > 5, "{:?}", wide.moves);
+}
+
+/// A Monte Carlo move's win rate, when it has one, is a share.
+fn rate_in_range(m: &MoveScore) -> bool {
+    m.win_rate.map_or(true, |r| (0.0..=1.0).contains(&r))
+}
+
+#[test]
+fn root_moves_carry_visits_and_come_in_their_order() {
+    // Issue 61: the scores showed no visits, in an order that was not theirs. Each move now
+    // says its playouts, win rate, prior and line, and the list is in the search's order:
+    // proven wins, then by visits, then proven losses; the visits add up to the playouts.
+    let pos = position(9, "e5");
+    let budget = MoveBudget { playouts: Some(2_000), ..MoveBudget::default() };
+    for spec in ["amaf:seed=1", "best:seed=1"] {
+        let c = build(spec).unwrap().choose(&pos, &budget);
+        let visits: Vec<u64> = c.moves.iter().map(|m| m.visits.unwrap()).collect();
+        let open: Vec<u64> = c
+            .moves
+            .iter()
+            .filter(|m| m.proven == Proven::Unknown)
+            .map(|m| m.visits.unwrap())
+            .collect();
+        assert!(open.windows(2).all(|w| w[0] >= w[1]), "{spec}: {visits:?}");
+        assert!(visits.iter().sum::<u64>() <= c.nodes + 1, "{spec}: {visits:?} {}", c.nodes);
+        assert!(c.moves.iter().all(rate_in_range), "{spec}");
+        assert!(c.moves.iter().all(|m| m.pv.first() == Some(&m.cell)), "{spec}");
+        assert_eq!(Move::Cell(c.moves[0].cell), c.mv, "{spec}");
+        assert_eq!(c.moves[0].pv, c.pv, "{spec}");
+        // `best` ranks its moves by the circuit: each has the prior of its rank.
+        let priors = c.moves.iter().filter(|m| m.prior.is_some()).count();
+        if spec.starts_with("best") {
+            assert!(priors > 0, "{spec}: {:?}", c.moves);
+            assert!(c.moves.iter().flat_map(|m| m.prior).all(|p| (0.25..=0.75).contains(&p)));
+        } else {
+            assert_eq!(priors, 0, "{spec}");
+        }
+    }
+}
+
+#[test]
+fn a_proven_root_move_is_marked_so() {
+    // Black to move on the empty 3x3 board wins: the search proves a winning move and
+    // reports it as a proven win, first, not as a bare score.
+    let pos = AnyPosition::new(3, 3).unwrap();
+    let c = build("best").unwrap().choose(&pos, &nodes(100));
+    assert_eq!(c.moves[0].proven, Proven::Win, "{:?}", c.moves);
+    assert_eq!(Move::Cell(c.moves[0].cell), c.mv);
+}
+
+#[test]
+fn a_search_reports_while_it_runs() {
+    // With a report every 5 ms, a search of 200 ms reports several times before it answers,
+    // each report a summary like the answer's; the answer is the same search's as `choose`'s
+    // given the same playouts.
+    let pos = position(9, "e5");
+    let budget =
+        MoveBudget { time: Some(std::time::Duration::from_millis(200)), ..MoveBudget::default() };
+    let mut reports = Vec::new();
+    let c = build("best").unwrap().analyse(
+        &pos,
+        &budget,
+        std::time::Duration::from_millis(5),
+        &mut |c| reports.push(c.clone()),
+    );
+    assert!(reports.len() >= 3, "{} reports", reports.len());
+    assert!(reports.iter().all(|r| r.moves.iter().all(rate_in_range)));
+    let playouts: Vec<u64> = reports.iter().map(|r| r.nodes).collect();
+    assert!(playouts.windows(2).all(|w| w[0] <= w[1]), "{playouts:?}");
+    assert!(!c.moves.is_empty());
+    let fixed = MoveBudget { playouts: Some(500), ..MoveBudget::default() };
+    let a = build("best").unwrap().choose(&pos, &fixed);
+    let b = build("best").unwrap().analyse(
+        &pos,
+        &fixed,
+        std::time::Duration::from_millis(1),
+        &mut |_| {},
+    );
+    assert_eq!((a.mv, a.moves, a.nodes), (b.mv, b.moves, b.nodes));
 }

@@ -3,7 +3,7 @@
 
 use nash_board::{with_position, BitSet, Bitboard, Move, Position};
 use nash_play::eval::{EvalKind, Evaluator, WIN};
-use nash_play::{build, MoveBudget};
+use nash_play::{build, MoveBudget, Proven};
 use proptest::prelude::*;
 
 use crate::common::{cell, nodes, position, PROVEN};
@@ -98,6 +98,35 @@ fn a_connection_won_position_is_scored_won() {
     let pos = position(3, "b2");
     let c = p.choose(&pos, &nodes(1_000));
     assert!(c.value.unwrap() <= -PROVEN, "{:?}", c.value);
+    // Issue 61: a root move whose value is a proof says so, and no move claims visits.
+    assert!(!c.moves.is_empty());
+    for m in &c.moves {
+        assert_eq!((m.visits, m.win_rate), (None, None), "{m:?}");
+        let v = m.value.expect("a value");
+        let proven = if v >= PROVEN {
+            Proven::Win
+        } else if v <= -PROVEN {
+            Proven::Loss
+        } else {
+            Proven::Unknown
+        };
+        assert_eq!(m.proven, proven, "{m:?}");
+    }
+}
+
+#[test]
+fn searchers_list_their_moves_by_value() {
+    // The values of an alpha-beta player's root moves fall from the first to the last, and
+    // the first is the move played, with the principal variation.
+    let pos = position(7, "d4 c5");
+    for spec in ["alphabeta:depth=2", "hexy:depth=1"] {
+        let c = build(spec).unwrap().choose(&pos, &nodes(200_000));
+        let values: Vec<f64> = c.moves.iter().map(|m| m.value.unwrap()).collect();
+        assert!(values.len() > 1, "{spec}");
+        assert!(values.windows(2).all(|w| w[0] >= w[1]), "{spec}: {values:?}");
+        assert_eq!(Move::Cell(c.moves[0].cell), c.mv, "{spec}");
+        assert_eq!(c.moves[0].pv, c.pv, "{spec}");
+    }
 }
 
 #[test]
