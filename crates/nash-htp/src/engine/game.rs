@@ -130,6 +130,7 @@ pub(super) fn genmove(e: &mut Engine, cmd: &Command) -> Result<String, HtpError>
     if let (Some(s), Some(clock)) = (e.time_settings, &mut e.clocks[color.index()]) {
         clock.after_move(&s, d.elapsed);
     }
+    e.last_decision = Some(d.clone());
     Ok(d.mv.to_string())
 }
 
@@ -160,7 +161,7 @@ impl Engine {
 
     /// A move's budget for `color` in `pos`: the clock's share and `param_player`'s limits,
     /// with the running command's cancel flag.
-    fn move_budget(&self, color: Color, pos: &AnyPosition) -> MoveBudget {
+    pub(super) fn move_budget(&self, color: Color, pos: &AnyPosition) -> MoveBudget {
         let empty = pos.empty_count();
         MoveBudget {
             time: self.move_time(color, empty),
