@@ -106,6 +106,27 @@ pub struct Db {
     conflicts: HashSet<Key>,
 }
 
+/// The positions of one board size a database holds ([`Db::by_size`]).
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+pub struct SizeCounts {
+    /// The board's columns.
+    pub cols: usize,
+    /// The board's rows.
+    pub rows: usize,
+    /// Positions stored.
+    pub positions: usize,
+    /// Of them, wins for the player to move.
+    pub wins: usize,
+    /// Losses for the player to move.
+    pub losses: usize,
+    /// Positions with their exact set of winning moves.
+    pub winning_sets: usize,
+    /// Positions with a proof carrier.
+    pub carriers: usize,
+    /// Nodes the solves took, summed.
+    pub nodes: u64,
+}
+
 /// A position's stored answer, mapped back onto that position.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct Solved<B> {
@@ -403,6 +424,41 @@ impl Db {
         self.records += 1;
         self.map.insert(key, merged);
         Ok(true)
+    }
+
+    /// Adds every position of `other` to this database: how many positions are new. A value
+    /// that contradicts a stored one is refused ([`DbError::Conflict`]), after the positions
+    /// before it were added.
+    pub fn merge_from(&mut self, other: &Db) -> Result<usize, DbError> {
+        let before = self.len();
+        for (key, e) in other.entries() {
+            self.insert(key.clone(), e.clone())?;
+        }
+        Ok(self.len() - before)
+    }
+
+    /// What is stored, by board size (in order of columns, then rows).
+    pub fn by_size(&self) -> Vec<SizeCounts> {
+        let mut by_size: std::collections::BTreeMap<(usize, usize), SizeCounts> =
+            std::collections::BTreeMap::new();
+        for (key, e) in &self.map {
+            let (cols, rows) = (key.cols(), key.rows());
+            let row = by_size.entry((cols, rows)).or_insert(SizeCounts {
+                cols,
+                rows,
+                ..Default::default()
+            });
+            row.positions += 1;
+            if e.wins {
+                row.wins += 1;
+            } else {
+                row.losses += 1;
+            }
+            row.winning_sets += usize::from(e.winning_set.is_some());
+            row.carriers += usize::from(e.carrier.is_some());
+            row.nodes += e.nodes;
+        }
+        by_size.into_values().collect()
     }
 
     /// Flushes the file to the disk (a kill loses nothing written; a power cut may, before

@@ -30,13 +30,15 @@
 mod db;
 mod key;
 pub mod log;
+mod pv;
 mod repair;
 mod solve;
 mod tree;
 
-pub use db::{Db, DbError, Solved};
+pub use db::{Db, DbError, SizeCounts, Solved};
 pub use key::{Frame, Key, KeyError};
 pub use log::Entry;
+pub use pv::{principal_variation, stored_line};
 pub use repair::{repair, Repaired};
 pub use solve::{lookup, solve, solve_many, winning_moves, Source};
 pub use tree::from_tree;

@@ -17,10 +17,13 @@ use crate::HtpError;
 
 mod analyze;
 mod benzene;
+mod book;
 mod commands;
+mod db;
 mod game;
 mod params;
 mod solver;
+mod stats;
 mod stream;
 
 pub use commands::COMMANDS;
@@ -141,6 +144,10 @@ pub struct Engine {
     db: Option<nash_db::Db>,
     /// The last `dfpn-solve-state` or `dfs-solve-state`: its counters and seconds.
     last_solve: Option<(Stats, f64)>,
+    /// The solved-position database the `book-…` commands read (`book-open`).
+    book: Option<nash_db::Db>,
+    /// The last `genmove` or `reg_genmove`: the move, who chose it, and what the search saw.
+    last_decision: Option<nash_play::Decision>,
     /// Benzene's inferior-cell settings as a controller set them (`param_player_ice`,
     /// `param_solver_ice`): listed back, without effect on Nash.
     pub(crate) ice_settings: benzene::IceSettings,
@@ -178,6 +185,8 @@ impl Engine {
             streamed: false,
             db: None,
             last_solve: None,
+            book: None,
+            last_decision: None,
             ice_settings: benzene::IceSettings::default(),
         })
     }

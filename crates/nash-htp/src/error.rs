@@ -91,6 +91,15 @@ pub enum HtpError {
     /// `nash-solve-stats` before any solve.
     #[error("no solve yet: dfpn-solve-state or dfs-solve-state first")]
     NoSolve,
+    /// `player-stats` before any move was generated.
+    #[error("no move generated yet: genmove or reg_genmove first")]
+    NoMove,
+    /// A database command with no database open.
+    #[error("no open database: dfpn-open-db FILE first")]
+    NoDb,
+    /// A book command with no book open.
+    #[error("no open book: book-open FILE first")]
+    NoBook,
     /// The solved-position database refused (a conflict, or the disk).
     #[error("{0}")]
     Db(String),

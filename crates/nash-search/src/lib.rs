@@ -82,7 +82,7 @@ pub use entry::solve;
 pub use memory::{memory_limit, MemoryLimit};
 pub use outcome::WinningMoves;
 pub use outcome::{Outcome, SolveResult, Stats, StopReason};
-pub use persistent::SolverTable;
+pub use persistent::{Bounds, SolverTable};
 pub use progress::{Progress, Snapshot};
 pub use pv::principal_variation;
 pub use templates::{

@@ -16,6 +16,23 @@ use crate::outcome::{Outcome, SolveResult, Stats, StopReason, WinningMoves};
 use crate::warm::{OnBoard, SharedTable};
 use crate::{progress, pv, winning};
 
+/// What a [`SolverTable`] holds about a position, for the player to move there.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Bounds {
+    /// Proven a win.
+    Win,
+    /// Proven a loss.
+    Loss,
+    /// Not proven: the proof number (the work df-pn expects to prove a win) and the disproof
+    /// number (to prove a loss).
+    Open {
+        /// The proof number.
+        proof: u32,
+        /// The disproof number.
+        disproof: u32,
+    },
+}
+
 /// A transposition table kept from one solve to the next. See [`SolverTable::solve`].
 pub struct SolverTable<B: BitSet> {
     kept: Option<Kept<B>>,
@@ -160,6 +177,25 @@ impl<B: BitSet> SolverTable<B> {
         let setup = Setup::one(cfg, pos.geometry());
         let table = table_for(&mut self.kept, pos, &setup).map_err(stop_reason)?;
         Ok(job.run(pos, table))
+    }
+
+    /// What the table holds about `pos` (looked up as the solves of `cfg` store it), if a
+    /// solve on `pos`'s board stored it and it was not replaced since: a proven value, or the
+    /// proof and disproof numbers of a position the search left open.
+    pub fn bounds(&self, pos: &Position<B>, cfg: &SolverConfig) -> Option<Bounds> {
+        // Keys do not depend on the width, so the small boards' table is read with the same key.
+        let key = if cfg.canonical_keys { pos.canonical_hash() } else { pos.hash() };
+        let shape = (pos.cols(), pos.rows());
+        let numbers = match (&self.kept, &self.tiny) {
+            (Some(k), _) if k.shape == shape => k.table.table.get(key).map(|e| (e.pn, e.dn)),
+            (_, Some(k)) if k.shape == shape => k.table.table.get(key).map(|e| (e.pn, e.dn)),
+            _ => None,
+        };
+        numbers.map(|(pn, dn)| match (pn, dn) {
+            (0, _) => Bounds::Win,
+            (_, 0) => Bounds::Loss,
+            (proof, disproof) => Bounds::Open { proof, disproof },
+        })
     }
 
     /// [`crate::winning_moves`] with this table.

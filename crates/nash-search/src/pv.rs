@@ -3,8 +3,10 @@
 //!
 //! Each position of the line is solved again by one df-pn worker in one transposition table, so
 //! after the first solve most of the line's proofs are already there, the worker's knowledge
-//! caches stay warm, and the re-solves are short. The winner
-//! plays the move the solver proves; where the solver wins without naming a move (fill-in
+//! caches stay warm, and the re-solves are short. The winner plays its quickest proven win:
+//! a move that connects at once, else a proven winning move that leaves it nearest its
+//! connection (the fewest empty cells still to fill), of the few nearer than the solver's own
+//! move that are tried, else the solver's move; where the solver wins without naming a move (fill-in
 //! decided the position), the first move inside the proof's carrier that keeps the win is
 //! played. The loser picks, among the moves inside the opponent's proof carrier (every move
 //! outside it loses to the same strategy, van Rijswijck 2002 s.2.3), the one whose refutation
@@ -14,7 +16,7 @@
 
 use std::time::Instant;
 
-use nash_board::{BitSet, Cell, Position};
+use nash_board::{BitSet, Cell, Color, Position};
 
 use crate::config::SolverConfig;
 use crate::outcome::{Outcome, SolveResult};
@@ -85,7 +87,9 @@ pub(crate) fn line_in<B: BitSet>(
             c.winner() == Some(p.to_move()) || matches!(solve(&c).outcome, Outcome::Loss { .. })
         });
         let mv = named.or_else(|| match solve(&p).outcome {
-            Outcome::Win { winning_move: Some(m), .. } => Some(m),
+            Outcome::Win { winning_move: Some(m), .. } => {
+                Some(quickest_win(&p, m, &table.table, cfg.canonical_keys, &mut solve))
+            }
             Outcome::Win { winning_move: None, carrier } => keep_win(&p, carrier, &mut solve),
             Outcome::Loss { carrier } => {
                 defence(&p, carrier, &table.table, cfg.canonical_keys, &mut solve)
@@ -97,6 +101,79 @@ pub(crate) fn line_in<B: BitSet>(
         line.push(mv);
     }
     line
+}
+
+/// Moves tried for a shorter win than the solver's, at most, per move of the winner.
+const SHORTER_TRIES: usize = 6;
+
+/// The winner's quickest proven win in the won position `p`, whose solve named the winning
+/// move `named`: a move that connects at once, else the first of the moves that leave the
+/// winner nearer its connection than `named` does ([`distance`], nearest first, then in board
+/// order, at most [`SHORTER_TRIES`] of them) whose position is proven lost for the opponent
+/// (by the table, or solved again), else `named`.
+fn quickest_win<B: BitSet>(
+    p: &Position<B>,
+    named: Cell,
+    table: &Table<B>,
+    canonical: bool,
+    solve: &mut impl FnMut(&Position<B>) -> SolveResult<B>,
+) -> Cell {
+    let me = p.to_move();
+    let after = |m: Cell| {
+        let mut c = p.clone();
+        c.play_unchecked(m);
+        c
+    };
+    let to_beat = distance(&after(named), me);
+    let mut nearer: Vec<(usize, Cell)> = Vec::new();
+    for m in p.legal_moves().iter() {
+        let c = after(m);
+        if c.winner() == Some(me) {
+            return m;
+        }
+        let d = distance(&c, me);
+        if d < to_beat {
+            nearer.push((d, m));
+        }
+    }
+    nearer.sort_unstable_by_key(|&(d, m)| (d, B::bit_of(m)));
+    for &(_, m) in nearer.iter().take(SHORTER_TRIES) {
+        let c = after(m);
+        let key = if canonical { c.canonical_hash() } else { c.hash() };
+        // `dn == 0`: the opponent, to move there, is proven to lose.
+        let proven = match table.get(key).filter(|e| e.is_solved()) {
+            Some(e) => e.dn == 0,
+            None => matches!(solve(&c).outcome, Outcome::Loss { .. }),
+        };
+        if proven {
+            return m;
+        }
+    }
+    named
+}
+
+/// The fewest empty cells `color` must still fill to connect its two edges in `p`, its own
+/// stones free and the opponent's in the way (`usize::MAX` when it cannot connect): how far the
+/// winner's line has to go.
+fn distance<B: BitSet>(p: &Position<B>, color: Color) -> usize {
+    let g = p.geometry();
+    let own = p.stones(color) & g.cells();
+    let empty = p.empty_cells();
+    let [from, to] = color.edges();
+    let (start, goal) = (g.edge_cells(from), g.edge_cells(to));
+    // The cells reached with `k` empty cells filled, layer by layer.
+    let mut reached = (start & own).flood(own);
+    for k in 0..=empty.len() {
+        if reached.intersects(goal) {
+            return k;
+        }
+        let add = (reached.dilate() | start) & empty & !reached;
+        if add.is_empty() {
+            break;
+        }
+        reached = (reached | add).flood(own);
+    }
+    usize::MAX
 }
 
 /// A move that keeps a won position `p` won when the solver named none: the first cell of the

@@ -1,6 +1,5 @@
 //! `nash db`: what a solved-position database holds, exported, merged and checked again.
 
-use std::collections::BTreeMap;
 use std::path::PathBuf;
 
 use anyhow::Context;
@@ -152,31 +151,21 @@ fn stats(files: &[PathBuf]) -> anyhow::Result<()> {
             db.len(),
             db.records()
         );
-        // Per board size: positions, wins and losses of the player to move, winning sets,
-        // carriers and the nodes the solves took.
-        let mut by_size: BTreeMap<(usize, usize), [u64; 6]> = BTreeMap::new();
-        for (key, e) in db.entries() {
-            let row = by_size.entry((key.cols(), key.rows())).or_default();
-            row[0] += 1;
-            row[if e.wins { 1 } else { 2 }] += 1;
-            row[3] += u64::from(e.winning_set.is_some());
-            row[4] += u64::from(e.carrier.is_some());
-            row[5] += e.nodes;
-        }
+        let by_size = db.by_size();
         if by_size.is_empty() {
             continue;
         }
         outln!("  size   positions  wins  losses  winning sets  carriers  nodes");
-        for ((cols, rows), r) in by_size {
+        for r in by_size {
             outln!(
                 "  {:<6} {:>9}  {:>4}  {:>6}  {:>12}  {:>8}  {}",
-                format!("{cols}x{rows}"),
-                r[0],
-                r[1],
-                r[2],
-                r[3],
-                r[4],
-                r[5]
+                format!("{}x{}", r.cols, r.rows),
+                r.positions,
+                r.wins,
+                r.losses,
+                r.winning_sets,
+                r.carriers,
+                r.nodes
             );
         }
     }
@@ -255,10 +244,8 @@ fn merge(files: &[PathBuf], into: &std::path::Path) -> anyhow::Result<()> {
     let before = out.len();
     for path in files {
         let db = open_read(path)?;
-        for (key, e) in db.entries() {
-            out.insert(key.clone(), e.clone())
-                .with_context(|| format!("merging {} into {}", path.display(), into.display()))?;
-        }
+        out.merge_from(&db)
+            .with_context(|| format!("merging {} into {}", path.display(), into.display()))?;
     }
     out.sync()?;
     outln!(

@@ -390,9 +390,20 @@ fn report<B: BitSet>(p: &Position<B>, cfg: &SolverConfig, args: &Args) -> anyhow
         _ => None,
     };
     let from_db = stored.is_some();
-    let (r, pv, proof) = match stored {
-        Some(r) => (r, None, None),
-        None => {
+    let (r, pv, proof) = match (stored, &db) {
+        (Some(r), Some(db)) => {
+            // The line the stored answers give, solved on where they stop.
+            let named = match r.outcome {
+                Outcome::Win { winning_move, .. } => winning_move,
+                _ => None,
+            };
+            let pv = (!args.no_pv).then(|| {
+                let (_watch, cfg) = args.solver.watch("principal variation", cfg);
+                nash_db::principal_variation(db, p, &cfg, &mut SolverTable::new(), named)
+            });
+            (r, pv, None)
+        }
+        _ => {
             let (_watch, cfg) = args.solver.watch("solving", cfg);
             // One table for the solve, the line and the certificate after it, which find most
             // proofs stored.

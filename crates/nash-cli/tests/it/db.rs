@@ -262,3 +262,33 @@ fn a_split_solve_completes_from_the_merged_jobs() {
     assert_eq!(r["from_db"], true);
     assert_eq!(r["stats"]["nodes"], 0);
 }
+
+#[test]
+fn issue61_a_database_hit_prints_the_principal_variation() {
+    let tmp = TempDir::new("db-pv");
+    let db = tmp.file("a.db");
+    let (code, _, stderr) = nash(&["solve", "a1", "--size", "5", "--db", &db]);
+    assert_eq!(code, 0, "{stderr}");
+    // e5, a1's image, is a hit: its line is read from the file (and solved on where it stops).
+    let (code, stdout, stderr) = nash(&["solve", "e5", "--size", "5", "--db", &db, "--json"]);
+    assert_eq!(code, 0, "{stderr}");
+    let r: serde_json::Value = serde_json::from_str(&stdout).expect("json");
+    assert_eq!(r["from_db"], true, "{r}");
+    let line: Vec<String> = r["principal_variation"]
+        .as_array()
+        .expect("a principal variation")
+        .iter()
+        .map(|m| m.as_str().unwrap().to_owned())
+        .collect();
+    assert_eq!(Some(&line[0]), r["winning_move"].as_str().map(str::to_owned).as_ref(), "{r}");
+    // A real line: every move legal, and White connects at its end.
+    let mut pos = nash_board::Position::<nash_board::Bitboard>::square(5).unwrap();
+    pos.play("e5".parse().unwrap()).unwrap();
+    for m in &line {
+        pos.play(m.parse().unwrap()).unwrap_or_else(|e| panic!("{m}: {e} in {line:?}"));
+    }
+    assert_eq!(pos.winner(), Some(nash_board::Color::White), "{line:?}");
+    let (code, stdout, _) = nash(&["solve", "e5", "--size", "5", "--db", &db]);
+    assert_eq!(code, 0);
+    assert!(stdout.contains("principal variation ("), "{stdout}");
+}

@@ -4,7 +4,7 @@
 
 use nash_search::SolverKind;
 
-use super::{analyze, benzene, game, no_args, solver, stream, Engine};
+use super::{analyze, benzene, book, db, game, no_args, solver, stats, stream, Engine};
 use crate::protocol::Command;
 use crate::HtpError;
 
@@ -21,7 +21,7 @@ pub(super) struct MenuEntry {
     /// The menu label.
     pub(super) label: &'static str,
     /// What follows the command's name: `%m` stands for the colour to move, `%c` for the
-    /// chosen colour, `%P` for two chosen cells.
+    /// chosen colour, `%P` for two chosen cells, `%r` for a file chosen to read.
     pub(super) args: &'static str,
 }
 
@@ -85,7 +85,8 @@ commands! {
     "dfpn-clear-tt" => solver::clear_tt, menu(5, "none", "DFPN Clear TT", "");
     "dfpn-solve-state" => |e, cmd| solver::solve_state(e, cmd, SolverKind::Dfpn),
         menu(6, "string", "DFPN Solve State", " %m");
-    "dfpn-solver-find-winning" => solver::find_winning, menu(7, "plist", "DFPN Find Winning", " %m");
+    "dfpn-solver-find-winning" => |e, cmd| solver::find_winning(e, cmd, SolverKind::Dfpn),
+        menu(7, "plist", "DFPN Find Winning", " %m");
     "dfs-solve-state" => |e, cmd| solver::solve_state(e, cmd, SolverKind::Pattern),
         menu(9, "string", "DFS Solve State", " %m");
     "nash-solve-stats" => solver::solve_stats;
@@ -100,7 +101,8 @@ commands! {
         menu(17, "vc", "VC Between Cells Full", " %c %P");
     "vc-between-cells-semi" => analyze::vc_between,
         menu(18, "vc", "VC Between Cells Semi", " %c %P");
-    "dfpn-get-pv" => solver::principal_variation, menu(8, "var", "DFPN Get PV", " %m");
+    "dfpn-get-pv" => |e, cmd| solver::principal_variation(e, cmd, SolverKind::Dfpn),
+        menu(8, "var", "DFPN Get PV", " %m");
     "eval-twod" => analyze::cell_values, menu(19, "pspairs", "Show TwoDistance", " %c");
     "eval-resist-cells" => analyze::cell_values, menu(20, "pspairs", "Show Cell Energy", " %m");
     "vc-h-scores" => analyze::cell_values, menu(21, "pspairs", "Show H-Scores", " %m");
@@ -109,6 +111,23 @@ commands! {
     "nash-analyze" => stream::analyze;
     "nash-analyze-gfx" => stream::analyze_gfx, menu(26, "gfx", "Analyze", " %m");
     "gogui_analyze_commands" => |_, cmd| no_args(cmd).map(|()| analyze_menu(false));
+    // The regression move, the solvers' other commands, the database and the book.
+    "reg_genmove" => stats::reg_genmove;
+    "player-stats" => stats::player_stats, menu(27, "string", "Player Stats", "");
+    "dfs-solver-find-winning" => |e, cmd| solver::find_winning(e, cmd, SolverKind::Pattern),
+        menu(28, "plist", "DFS Find Winning", " %m");
+    "dfs-get-pv" => |e, cmd| solver::principal_variation(e, cmd, SolverKind::Pattern),
+        menu(29, "var", "DFS Get PV", " %m");
+    "dfpn-get-bounds" => solver::bounds, menu(30, "string", "DFPN Get Bounds", " %m");
+    "dfpn-open-db" => db::open_db, menu(31, "none", "DFPN Open DB", " %r");
+    "dfpn-close-db" => db::close_db, menu(34, "none", "DFPN Close DB", "");
+    "dfpn-merge-db" => db::merge_db, menu(32, "none", "DFPN Merge DB", " %r");
+    "dfpn-db-stat" => db::db_stat, menu(33, "string", "DFPN DB Stats", "");
+    "book-open" => book::open, menu(35, "none", "Book Open", " %r");
+    "book-close" => book::close, menu(39, "none", "Book Close", "");
+    "book-stat" => book::stat, menu(36, "string", "Book Stats", "");
+    "book-depths" => book::depths, menu(37, "pspairs", "Book Depths", "");
+    "book-scores" => book::scores, menu(38, "pspairs", "Book Scores", "");
 }
 
 /// The commands that run until the next input line arrives (as `kata-analyze` does): the
@@ -183,7 +202,20 @@ pspairs/Player Scores/player-scores %m
 gfx/Player Search/player-search %m
 plist/All Legal Moves/all_legal_moves %m
 string/Final Score/final_score
-gfx/Analyze/nash-analyze-gfx %m";
+gfx/Analyze/nash-analyze-gfx %m
+string/Player Stats/player-stats
+plist/DFS Find Winning/dfs-solver-find-winning %m
+var/DFS Get PV/dfs-get-pv %m
+string/DFPN Get Bounds/dfpn-get-bounds %m
+none/DFPN Open DB/dfpn-open-db %r
+none/DFPN Merge DB/dfpn-merge-db %r
+string/DFPN DB Stats/dfpn-db-stat
+none/DFPN Close DB/dfpn-close-db
+none/Book Open/book-open %r
+string/Book Stats/book-stat
+pspairs/Book Depths/book-depths
+pspairs/Book Scores/book-scores
+none/Book Close/book-close";
         assert_eq!(analyze_menu(true), expected);
     }
 }

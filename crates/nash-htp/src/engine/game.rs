@@ -130,6 +130,7 @@ pub(super) fn genmove(e: &mut Engine, cmd: &Command) -> Result<String, HtpError>
     if let (Some(s), Some(clock)) = (e.time_settings, &mut e.clocks[color.index()]) {
         clock.after_move(&s, d.elapsed);
     }
+    e.last_decision = Some(d.clone());
     Ok(d.mv.to_string())
 }
 

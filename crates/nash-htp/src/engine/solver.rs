@@ -1,13 +1,16 @@
 //! The solver commands: `dfpn-solve-state`, `dfs-solve-state`, `dfpn-solver-find-winning`,
-//! `dfpn-get-pv`, the kept df-pn table and the last solve's counters.
+//! `dfs-solver-find-winning`, `dfpn-get-pv`, `dfs-get-pv`, `dfpn-get-bounds`, the kept df-pn
+//! table and the last solve's counters.
 
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::time::Duration;
 
-use nash_board::{with_position, Color};
+use std::fmt::Write as _;
+
+use nash_board::{with_position, BitSet, Color};
 use nash_play::limits::CommandDeadline;
-use nash_search::{SolverKind, StopReason};
+use nash_search::{Bounds, SolverKind, SolverTable, StopReason};
 
 use super::{arity, color_arg, no_args, with_to_move, Engine};
 use crate::protocol::Command;
@@ -67,13 +70,23 @@ pub(super) fn solve_stats(e: &mut Engine, cmd: &Command) -> Result<String, HtpEr
     }
 }
 
-pub(super) fn find_winning(e: &mut Engine, cmd: &Command) -> Result<String, HtpError> {
+/// `dfpn-solver-find-winning` and (`kind` the pattern search) `dfs-solver-find-winning`: every
+/// winning move. Df-pn solves in the kept table; the pattern search starts afresh.
+pub(super) fn find_winning(
+    e: &mut Engine,
+    cmd: &Command,
+    kind: SolverKind,
+) -> Result<String, HtpError> {
     let color = color_arg(cmd)?;
-    let mut cfg = e.solver_config(SolverKind::Dfpn);
+    let mut cfg = e.solver_config(kind);
     let _deadline = CommandDeadline::arm(&mut cfg);
     let interrupted = e.stop.as_ref().map(|(_, u)| Arc::clone(u));
     let answer = with_position!(&e.pos, p => {
-        let table = e.dfpn.get_or_default(p);
+        let mut fresh = SolverTable::new();
+        let table = match kind {
+            SolverKind::Dfpn => e.dfpn.get_or_default(p),
+            _ => &mut fresh,
+        };
         analysis::find_winning(p, color, &cfg, table, e.db.as_mut())
     });
     match answer {
@@ -86,24 +99,64 @@ pub(super) fn find_winning(e: &mut Engine, cmd: &Command) -> Result<String, HtpE
     }
 }
 
-pub(super) fn principal_variation(e: &mut Engine, cmd: &Command) -> Result<String, HtpError> {
+/// `dfpn-get-pv` and (`kind` the pattern search) `dfs-get-pv`: the principal variation, from
+/// the open database as far as it leads, then solved (in the kept table for df-pn, afresh for
+/// the pattern search; the line's solves are df-pn's, whose values are every solver's).
+pub(super) fn principal_variation(
+    e: &mut Engine,
+    cmd: &Command,
+    kind: SolverKind,
+) -> Result<String, HtpError> {
     arity(cmd, 0, 1, "an optional colour to move")?;
     let color = match cmd.args.first() {
         Some(c) => c.parse::<Color>()?,
         None => e.pos.to_move(),
     };
-    let mut cfg = e.solver_config(SolverKind::Dfpn);
+    let mut cfg = e.solver_config(kind);
     // HexGui offers no Stop for this command, so it never runs unbounded.
     cfg.budget.time.get_or_insert(PV_TIME);
     let _deadline = CommandDeadline::arm(&mut cfg);
     let line = with_position!(&e.pos, p => {
-        let table = e.dfpn.get_or_default(p);
+        let mut fresh = SolverTable::new();
+        let table = match kind {
+            SolverKind::Dfpn => e.dfpn.get_or_default(p),
+            _ => &mut fresh,
+        };
         let p = with_to_move(p, color);
-        if p.winner().is_some() {
-            Vec::new()
-        } else {
-            table.principal_variation(&p, &cfg)
+        match &e.db {
+            _ if p.winner().is_some() => Vec::new(),
+            Some(db) => nash_db::principal_variation(db, &p, &cfg, table, None),
+            None => table.principal_variation(&p, &cfg),
         }
     });
     Ok(line.iter().map(|c| c.to_string()).collect::<Vec<_>>().join(" "))
+}
+
+/// `dfpn-get-bounds COLOUR`: what the kept df-pn table holds about each legal move of COLOUR,
+/// as Benzene answers it: ` cell W` for a proven win (the position after it is lost for the
+/// opponent), ` cell L` for a proven loss, ` cell pn:dn` for the proof and disproof numbers of
+/// the position after the move, for the opponent to move; moves the table has nothing on are
+/// left out.
+pub(super) fn bounds(e: &mut Engine, cmd: &Command) -> Result<String, HtpError> {
+    let color = color_arg(cmd)?;
+    let cfg = e.solver_config(SolverKind::Dfpn);
+    let out = with_position!(&e.pos, p => {
+        let table = e.dfpn.get_or_default(p);
+        let p = with_to_move(p, color);
+        let mut out = String::new();
+        if p.winner().is_none() {
+            for m in p.legal_moves().iter() {
+                let mut c = p.clone();
+                c.play_unchecked(m);
+                let _ = match table.bounds(&c, &cfg) {
+                    Some(Bounds::Win) => write!(out, " {m} L"),
+                    Some(Bounds::Loss) => write!(out, " {m} W"),
+                    Some(Bounds::Open { proof, disproof }) => write!(out, " {m} {proof}:{disproof}"),
+                    None => Ok(()),
+                };
+            }
+        }
+        out
+    });
+    Ok(out.trim_start().to_owned())
 }

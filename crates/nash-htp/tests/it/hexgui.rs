@@ -179,7 +179,7 @@ fn issue_24_the_analysis_displays_answer_in_hexgui_formats() {
         ("vc-between-cells b b3 e9", "? cell e9 is not on the 4x4 board"),
         ("vc-between-cells b b3 pass", "? expected a cell or an edge, got \"pass\""),
         // var: the loser's most stubborn defence, White first.
-        ("dfpn-get-pv w", "= a4 c2 c1 c3 b4 d3 c4 d4 d1 a2 a1 b1 b2 a3"),
+        ("dfpn-get-pv w", "= a4 c2 c1 d1 b4 d3 a1 c4 d2 c3"),
         // pspairs: a number on every empty cell.
         ("eval-twod b", "= a1 6 b1 5 c1 4 d1 5 a2 5 b2 4 c2 4 d2 6 a3 5 c3 5 d3 6 a4 4 b4 4 c4 5 d4 6"),
         ("param_player player alphabeta:depth=2", "= "),
@@ -196,18 +196,25 @@ fn issue_24_every_analysis_entry_runs_as_hexgui_sends_it() {
     let listing = crate::answers(&crate::transcript("hexgui-analyze_commands\n"))[0].clone();
     let entries: Vec<&str> = listing.trim_start_matches("= ").lines().collect();
     assert!(entries.len() >= 20, "{listing}");
-    let mut script =
-        String::from("boardsize 4 4\nplay black b3\nparam_player player alphabeta:depth=2\n");
+    let db = std::env::temp_dir().join(format!("nash-htp-menu-{}.db", std::process::id()));
+    let _ = std::fs::remove_file(&db);
+    // A move generated first, for `player-stats`.
+    let mut script = String::from(
+        "boardsize 4 4\nplay black b3\nparam_player player alphabeta:depth=2\nreg_genmove w\n",
+    );
     for e in &entries {
         let command = e.splitn(3, '/').nth(2).expect("type/label/command");
         // As HexGui fills the wildcards: %m the colour to move, %c the dialog's, %P the cells chosen.
+        // %r a file to read: the database the menu opens, merges into itself and opens as the book.
         let command = command.replace("%m", "w").replace("%c", "b").replace("%P", "b3 d4");
+        let command = command.replace("%r", &db.display().to_string());
         script.push_str(&command);
         script.push('\n');
     }
     let got = crate::answers(&crate::transcript(&script));
-    assert_eq!(got.len(), entries.len() + 3);
-    for (entry, answer) in entries.iter().zip(&got[3..]) {
+    let _ = std::fs::remove_file(&db);
+    assert_eq!(got.len(), entries.len() + 4);
+    for (entry, answer) in entries.iter().zip(&got[4..]) {
         let ok = answer.starts_with("= ") || entry.ends_with("final_score");
         assert!(ok, "{entry}: {answer}");
         let body = answer.trim_start_matches("= ");

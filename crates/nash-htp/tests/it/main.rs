@@ -1,6 +1,7 @@
 //! Integration tests for nash-htp: scripted sessions through the library, and random input.
 //! (Sessions through the `nash htp` binary are nash-cli's tests.)
 
+mod commands;
 mod consistency;
 mod fuzz;
 mod hexgui;
