@@ -14,10 +14,10 @@
 mod playout;
 mod tree;
 
+use nash_board::clock::Instant;
 use std::str::FromStr;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
-use std::time::Instant;
 
 use nash_board::{
     with_position, AnyPosition, BitSet, Cell, Move, PerWidth, Position, Width, WidthFamily,
