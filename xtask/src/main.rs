@@ -18,6 +18,7 @@ mod soak;
 mod templates;
 mod tournament;
 mod verify_patterns;
+mod web;
 
 /// Nash's task runner.
 #[derive(Debug, Parser)]
@@ -64,6 +65,9 @@ enum Task {
     /// interrupts, bit flips and cuts of a database, time limits up to 19x19, hostile inputs
     /// (docs/reliability.md); fails on an overrun, a lost position, a panic or 1 GiB of memory.
     Soak(soak::Args),
+    /// Build the browser page into a folder (`--out`, default target/web); `--check` drives it
+    /// in headless Chromium against the `nash` binary, `--serve PORT` serves it (docs/web.md).
+    Web(web::Args),
     /// Serve HTP with Nash's engine, as `nash htp` does (tests of the tournament play it
     /// without building the `nash` binary).
     #[command(hide = true)]
@@ -114,6 +118,7 @@ fn main() -> anyhow::Result<()> {
         Task::Proofs(a) => proofs::run(a),
         Task::Tournament(a) => tournament::run(a),
         Task::Hexgui(a) => hexgui::run(a),
+        Task::Web(a) => web::run(a),
         Task::ClusterDemo(a) => cluster_demo::run(a),
         Task::Soak(a) => soak::run(a),
         Task::Htp(a) => {

@@ -54,6 +54,7 @@ mod any;
 mod bitboard;
 mod cell;
 mod cell_list;
+pub mod clock;
 mod color;
 pub mod diagram;
 mod geometry;

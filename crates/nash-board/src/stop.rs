@@ -6,10 +6,10 @@
 //! bounded delay rather than at the end of the analysis. A `Stop` is per thread (it counts
 //! its calls in a [`Cell`]); clone it for each worker. Once it has fired it stays fired.
 
+use crate::clock::Instant;
 use std::cell::Cell;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
-use std::time::Instant;
 
 /// How many calls of [`Stop::should_stop`] share one reading of the clock and the flags.
 /// `Instant::now` costs about 25 ns; the loops that poll do far more than that per call.

@@ -7,7 +7,7 @@
 //! immediate win is played, and an opponent's single immediate win is blocked, before the beam
 //! starts (its min step only sees a loss in one on the lines the beam kept).
 
-use std::time::Instant;
+use nash_board::clock::Instant;
 
 use nash_board::{
     with_position, AnyPosition, BitSet, Cell, Color, Move, PerWidth, Position, WidthFamily,

@@ -10,7 +10,9 @@
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{mpsc, Arc};
-use std::time::{Duration, Instant};
+use std::time::Duration;
+
+use nash_board::clock::Instant;
 
 use nash_board::{with_position, AnyPosition, BitSet, Cell, Color, Move, Position};
 use nash_search::{solve, Outcome, SolverConfig};

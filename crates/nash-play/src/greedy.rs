@@ -22,7 +22,7 @@ impl Greedy {
 }
 
 fn choose_on<B: BitSet>(pos: &Position<B>) -> Choice {
-    let start = std::time::Instant::now();
+    let start = nash_board::clock::Instant::now();
     let me = pos.to_move();
     let Some(cell) = shortest::best_move(pos, me, pos.empty_cells(), |_| 0.0) else {
         return Choice::bare(Move::Resign);

@@ -14,10 +14,11 @@
 mod playout;
 mod tree;
 
+use nash_board::clock::Instant;
 use std::str::FromStr;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use nash_board::{
     with_position, AnyPosition, BitSet, Cell, Move, PerWidth, Position, Width, WidthFamily,

@@ -2,7 +2,7 @@
 //! key, else the mustplay cell with the best H-score. `best` beat it 11-3 on 9x9 at a second a
 //! move (docs/players.md).
 
-use std::time::Instant;
+use nash_board::clock::Instant;
 
 use nash_board::{with_position, AnyPosition, BitSet, Cell, Move, Position};
 use nash_vc::{HSearchConfig, VcBuilder};

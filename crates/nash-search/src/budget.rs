@@ -6,9 +6,9 @@
 //! and inferior-cell analysis poll it inside their loops, so that one node's cost is bounded
 //! too (docs/solving.md, "Time limits and interrupts").
 
+use nash_board::clock::Instant;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
-use std::time::Instant;
 
 use nash_board::{Stop, StopCause};
 

@@ -14,7 +14,7 @@
 //! refutation carrier breaks ties. That is the reply that resists longest by the search's own
 //! measure, not a guarantee of the longest game.
 
-use std::time::Instant;
+use nash_board::clock::Instant;
 
 use nash_board::{BitSet, Cell, Color, Position};
 

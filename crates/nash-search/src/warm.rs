@@ -17,7 +17,7 @@
 //! - The knowledge settings of a worker are those it was made with; each solve gives only its
 //!   budget.
 
-use std::time::Instant;
+use nash_board::clock::Instant;
 
 use nash_board::{BitSet, Geometry, Position, TinyBitboard};
 

@@ -52,7 +52,7 @@ pub(crate) fn winning_moves_in<B: BitSet>(
     if pos.winner().is_some() {
         return out;
     }
-    let start = std::time::Instant::now();
+    let start = nash_board::clock::Instant::now();
     let _span =
         tracing::debug_span!("winning_moves", cols = pos.cols(), rows = pos.rows()).entered();
     let moves: Vec<Cell> = pos.legal_moves().iter().collect();

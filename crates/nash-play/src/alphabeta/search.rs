@@ -13,7 +13,9 @@
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
+
+use nash_board::clock::Instant;
 
 use nash_board::{BitSet, Cell, Geometry, Position};
 use nash_search::{Analyser, Knowledge, MoveOrdering, Verdict};

@@ -49,7 +49,7 @@ const FIRST_BUDGET: u64 = 256;
 /// root often ends with one hard refutation, which used to leave the other workers idle.
 pub(super) fn solve_root_jobs<B: BitSet>(pos: &Position<B>, ctx: &Ctx<'_, B>) -> SolveResult<B> {
     let (cfg, table, plan) = (ctx.cfg, ctx.table, ctx.plan);
-    let start = std::time::Instant::now();
+    let start = nash_board::clock::Instant::now();
     let mut stats = Stats::default();
     let mut root = pos.clone();
     let mut pipe = Pipeline::with_plan(&cfg.knowledge, pos.geometry(), plan);

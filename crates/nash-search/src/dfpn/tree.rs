@@ -23,7 +23,7 @@ use crate::outcome::{Outcome, SolveResult, Stats, StopReason};
 /// took 109 s with two threads, against 70 to 87 s when both follow the root's choice.
 pub(super) fn solve_parallel<B: BitSet>(pos: &Position<B>, ctx: &Ctx<'_, B>) -> SolveResult<B> {
     let (cfg, table, plan) = (ctx.cfg, ctx.table, ctx.plan);
-    let start = std::time::Instant::now();
+    let start = nash_board::clock::Instant::now();
     let busy: Vec<AtomicU32> = (0..BUSY).map(|_| AtomicU32::new(0)).collect();
     let done = Arc::new(AtomicBool::new(false));
     let results: Vec<(Outcome<B>, Stats)> = std::thread::scope(|s| {
