@@ -20,8 +20,9 @@
 
 use std::sync::atomic::{AtomicU16, AtomicU32, AtomicU8, AtomicUsize, Ordering::*};
 use std::sync::{mpsc, OnceLock};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
+use nash_board::clock::Instant;
 use nash_board::{BitSet, Cell, Color, Geometry, Position};
 use nash_search::{Analyser, Analysis, Verdict};
 
