@@ -312,7 +312,11 @@ fn analyse(a: AnalyseArgs) -> Result<Value, String> {
         "move": d.mv.to_string(),
         "value": c.value.filter(|v| v.is_finite()),
         "pv": c.pv.iter().map(Cell::to_string).collect::<Vec<_>>(),
-        "scores": c.scores.iter().map(|(cell, v)| json!([cell.to_string(), v])).collect::<Vec<_>>(),
+        "scores": c
+            .moves
+            .iter()
+            .map(|m| json!([m.cell.to_string(), m.win_rate.or(m.value).unwrap_or(0.0)]))
+            .collect::<Vec<_>>(),
         "nodes": c.nodes,
         "time_ms": millis(d.elapsed),
     }))
