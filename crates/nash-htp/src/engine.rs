@@ -283,6 +283,16 @@ impl Engine {
         Ok(arg.parse()?)
     }
 
+    /// An optional colour argument (`empty` included, as for [`Engine::color_or_to_move`]);
+    /// without one, the side to move.
+    fn optional_color(&self, cmd: &Command) -> Result<Color, HtpError> {
+        arity(cmd, 0, 1, "an optional colour to move")?;
+        match cmd.args.first() {
+            Some(c) => self.color_or_to_move(c),
+            None => Ok(self.pos.to_move()),
+        }
+    }
+
     /// Forgets the kept df-pn tables.
     fn clear_tables(&mut self) {
         self.dfpn.clear();

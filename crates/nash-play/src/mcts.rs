@@ -347,6 +347,20 @@ struct RootMove {
 type Report<'a> = (Duration, &'a mut dyn FnMut(&Choice));
 
 impl Mcts {
+    /// The move for `pos` (a swap where the rule says so), reporting while it searches when
+    /// `report` is given.
+    fn search(
+        &mut self,
+        pos: &AnyPosition,
+        budget: &MoveBudget,
+        report: Option<Report<'_>>,
+    ) -> Choice {
+        let Some(choice) = with_position!(pos, p => self.run(p, budget, report)) else {
+            return Choice::bare(Move::Resign);
+        };
+        swap::rule(pos, self.cfg.swap, choice)
+    }
+
     pub(crate) fn new(cfg: Config) -> Mcts {
         Mcts { cfg, state: PerWidth::new() }
     }
@@ -577,10 +591,7 @@ impl Player for Mcts {
     }
 
     fn choose(&mut self, pos: &AnyPosition, budget: &MoveBudget) -> Choice {
-        let Some(choice) = with_position!(pos, p => self.run(p, budget, None)) else {
-            return Choice::bare(Move::Resign);
-        };
-        swap::rule(pos, self.cfg.swap, choice)
+        self.search(pos, budget, None)
     }
 
     fn analyse(
@@ -590,9 +601,7 @@ impl Player for Mcts {
         every: Duration,
         report: &mut dyn FnMut(&Choice),
     ) -> Choice {
-        let found = with_position!(pos, p => self.run(p, budget, Some((every, &mut *report))));
-        let Some(choice) = found else { return Choice::bare(Move::Resign) };
-        swap::rule(pos, self.cfg.swap, choice)
+        self.search(pos, budget, Some((every, report)))
     }
 
     fn new_game(&mut self) {

@@ -4,7 +4,7 @@
 
 use std::fmt::Write as _;
 
-use nash_board::{with_position, BitSet, Cell, Color, Position};
+use nash_board::{with_position, BitSet, Cell, Position};
 use nash_db::Db;
 
 use super::{arity, no_args, with_to_move, Engine};
@@ -31,19 +31,10 @@ pub(super) fn stat(e: &mut Engine, cmd: &Command) -> Result<String, HtpError> {
     Ok(super::db::stat_text(e.book.as_ref().ok_or(HtpError::NoBook)?))
 }
 
-/// The colour a book command looks from: the argument, or the side to move.
-fn to_move(e: &Engine, cmd: &Command) -> Result<Color, HtpError> {
-    arity(cmd, 0, 1, "an optional colour to move")?;
-    match cmd.args.first() {
-        Some(c) => e.color_or_to_move(c),
-        None => Ok(e.pos.to_move()),
-    }
-}
-
 /// `book-scores [COLOUR]`: each legal move whose value the book proves, as pspairs: `W` for a
 /// win of the player to move, `L` for a loss; the wins first, each group in board order.
 pub(super) fn scores(e: &mut Engine, cmd: &Command) -> Result<String, HtpError> {
-    let color = to_move(e, cmd)?;
+    let color = e.optional_color(cmd)?;
     let book = e.book.as_ref().ok_or(HtpError::NoBook)?;
     let values = with_position!(&e.pos, p => move_values(book, &with_to_move(p, color)));
     let mut out = String::new();
@@ -58,7 +49,7 @@ pub(super) fn scores(e: &mut Engine, cmd: &Command) -> Result<String, HtpError> 
 /// `book-depths [COLOUR]`: for each legal move the book knows, how many moves the book's line
 /// has from the position before it (the move itself included), as pspairs.
 pub(super) fn depths(e: &mut Engine, cmd: &Command) -> Result<String, HtpError> {
-    let color = to_move(e, cmd)?;
+    let color = e.optional_color(cmd)?;
     let book = e.book.as_ref().ok_or(HtpError::NoBook)?;
     let out = with_position!(&e.pos, p => {
         let p = with_to_move(p, color);

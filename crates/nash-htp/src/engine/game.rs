@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use nash_board::{with_position, AnyPosition, CellList, Color, Move};
 use nash_play::limits;
-use nash_play::{decide, MoveBudget};
+use nash_play::{decide, Decision, MoveBudget};
 use nash_search::SolverKind;
 
 use super::{arity, color_arg, no_args, parse_number, parse_seconds, play_htp, Engine};
@@ -115,11 +115,7 @@ pub(super) fn time_settings(e: &mut Engine, cmd: &Command) -> Result<String, Htp
 
 pub(super) fn genmove(e: &mut Engine, cmd: &Command) -> Result<String, HtpError> {
     let color = color_arg(cmd)?;
-    let mut pos = e.pos.clone();
-    pos.set_to_move(color);
-    let budget = e.move_budget(color, &pos);
-    let cfg = e.solver_config(SolverKind::Dfpn);
-    let d = decide(&pos, e.player.as_mut(), &budget, &e.play.moves, &cfg);
+    let d = e.decide_move(color);
     match d.mv {
         Move::Cell(_) | Move::SwapPieces => {
             play_htp(&mut e.pos, color, d.mv)?;
@@ -147,6 +143,15 @@ pub(super) fn player_scores(e: &mut Engine, cmd: &Command) -> Result<String, Htp
 }
 
 impl Engine {
+    /// The move `genmove` plays for `color`, within the move's budget; nothing is played.
+    pub(super) fn decide_move(&mut self, color: Color) -> Decision {
+        let mut pos = self.pos.clone();
+        pos.set_to_move(color);
+        let budget = self.move_budget(color, &pos);
+        let cfg = self.solver_config(SolverKind::Dfpn);
+        decide(&pos, self.player.as_mut(), &budget, &self.play.moves, &cfg)
+    }
+
     /// What the player sees for `color` to move, within the move's time (and nodes, playouts):
     /// its choice, or `None` when the game is over. The position does not change.
     fn player_choice(&mut self, color: Color) -> Option<nash_play::Choice> {

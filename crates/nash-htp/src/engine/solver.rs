@@ -107,11 +107,7 @@ pub(super) fn principal_variation(
     cmd: &Command,
     kind: SolverKind,
 ) -> Result<String, HtpError> {
-    arity(cmd, 0, 1, "an optional colour to move")?;
-    let color = match cmd.args.first() {
-        Some(c) => c.parse::<Color>()?,
-        None => e.pos.to_move(),
-    };
+    let color = e.optional_color(cmd)?;
     let mut cfg = e.solver_config(kind);
     // HexGui offers no Stop for this command, so it never runs unbounded.
     cfg.budget.time.get_or_insert(PV_TIME);

@@ -3,9 +3,6 @@
 
 use std::fmt::Write as _;
 
-use nash_play::decide;
-use nash_search::SolverKind;
-
 use super::{color_arg, no_args, Engine};
 use crate::protocol::Command;
 use crate::HtpError;
@@ -14,11 +11,7 @@ use crate::HtpError;
 /// nothing is played and the clocks do not run.
 pub(super) fn reg_genmove(e: &mut Engine, cmd: &Command) -> Result<String, HtpError> {
     let color = color_arg(cmd)?;
-    let mut pos = e.pos.clone();
-    pos.set_to_move(color);
-    let budget = e.move_budget(color, &pos);
-    let cfg = e.solver_config(SolverKind::Dfpn);
-    let d = decide(&pos, e.player.as_mut(), &budget, &e.play.moves, &cfg);
+    let d = e.decide_move(color);
     let answer = d.mv.to_string();
     e.last_decision = Some(d);
     Ok(answer)
