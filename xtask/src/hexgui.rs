@@ -427,38 +427,21 @@ fn check_log(log: &str) -> Vec<String> {
     }
     let mut pos: Option<Position<WideBitboard>> = None;
     let mut last: Option<String> = None;
-    // Each command sent, then its answer: `controller: sending 'CMD'` ... `success: 'TEXT'`.
-    let mut rest = log;
-    while let Some(at) = rest.find("controller: sending '") {
-        rest = &rest[at + "controller: sending '".len()..];
-        let Some(end) = rest.find('\'') else { break };
-        let command = rest[..end].trim().to_owned();
-        let Some(ok) = rest.find("controller: success: '") else { break };
-        let next = rest.find("controller: sending '").unwrap_or(rest.len());
-        let answer = if ok < next {
-            let body = &rest[ok + "controller: success: '".len()..];
-            Some(body[..body.find('\'').unwrap_or(body.len())].to_owned())
-        } else {
-            None
-        };
+    for Exchange { command, ok, answer, error, interrupted } in exchanges(log) {
         // An error answer is a problem, unless Stop interrupted the command (an interrupted
         // dfpn-solver-find-winning answers `? undecided … (interrupted)`).
-        let region = &rest[..next];
-        if let Some(e) = region.find("controller: error:") {
-            if !region.contains("Sending interrupt") {
-                let line = region[e..].lines().next().unwrap_or_default();
-                problems.push(format!("HexGui: {line} (to {command})"));
-            }
+        if let Some(line) = error.filter(|_| !interrupted) {
+            problems.push(format!("HexGui: {line} (to {command})"));
         }
         let words: Vec<&str> = command.split_whitespace().collect();
         match (words.as_slice(), &answer) {
-            (["boardsize", c, r], Some(_)) => {
+            (["boardsize", c, r], _) if ok => {
                 pos =
                     c.parse().ok().zip(r.parse().ok()).and_then(|(c, r)| Position::new(c, r).ok());
             }
-            (["play", color, mv], Some(_)) => apply(&mut pos, color, mv, &mut problems),
+            (["play", color, mv], _) if ok => apply(&mut pos, color, mv, &mut problems),
             (["genmove", color], Some(mv)) => apply(&mut pos, color, mv.trim(), &mut problems),
-            (["undo"], Some(_)) => {
+            (["undo"], _) if ok => {
                 if let Some(p) = pos.as_mut() {
                     p.undo();
                 }
@@ -479,6 +462,50 @@ fn check_log(log: &str) -> Vec<String> {
         last = Some(command);
     }
     problems
+}
+
+/// One command HexGui sent, as its log shows it.
+struct Exchange {
+    command: String,
+    /// Whether the engine answered it with success.
+    ok: bool,
+    /// The success answer's text, where the log shows it in one piece (HexGui's threads share
+    /// the log: another thread's line may come between `success:` and the text).
+    answer: Option<String>,
+    /// The error line, when the engine refused it.
+    error: Option<String>,
+    /// Whether HexGui sent an interrupt while it ran.
+    interrupted: bool,
+}
+
+/// Every command HexGui's log shows it sent, in order, each with what came back before the
+/// next one was sent.
+fn exchanges(log: &str) -> Vec<Exchange> {
+    const SENDING: &str = "controller: sending '";
+    const SUCCESS: &str = "controller: success: '";
+    let mut all = Vec::new();
+    let mut rest = log;
+    while let Some(at) = rest.find(SENDING) {
+        rest = &rest[at + SENDING.len()..];
+        let Some(end) = rest.find('\'') else { break };
+        let command = rest[..end].trim().to_owned();
+        let region = &rest[..rest.find(SENDING).unwrap_or(rest.len())];
+        let answer = region.find(SUCCESS).map(|ok| {
+            let body = &region[ok + SUCCESS.len()..];
+            body[..body.find('\'').unwrap_or(body.len())].to_owned()
+        });
+        let error = region
+            .find("controller: error:")
+            .map(|e| region[e..].lines().next().unwrap_or_default().to_owned());
+        all.push(Exchange {
+            command,
+            ok: region.contains("controller: success:"),
+            answer,
+            error,
+            interrupted: region.contains("Sending interrupt"),
+        });
+    }
+    all
 }
 
 /// Plays an HTP move on the replayed position (HTP's `swap-pieces` is nash-board's

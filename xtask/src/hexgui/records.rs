@@ -11,7 +11,7 @@ use anyhow::{bail, Context};
 use nash_board::sgf::{self, GameRecord};
 use nash_board::{Color, Move, Position, WideBitboard};
 
-use super::Killed;
+use super::{exchanges, Exchange, Killed};
 
 /// A record `nash` writes: its name, the `nash` arguments that write it (`{file}` stands for
 /// the record's file, where `nash` writes it there rather than on standard output) and what
@@ -157,24 +157,11 @@ fn open_in_hexgui(
     }
 }
 
-/// The commands HexGui sent from its last `boardsize` on, in order, each with whether the
-/// engine refused it. (HexGui's threads share the log: another line may come between
-/// `success:` and the answer's text, so only the error lines are read.)
-fn sent_commands(log: &str) -> Vec<(String, bool)> {
-    let mut sent = Vec::new();
-    let mut rest = log;
-    while let Some(at) = rest.find("controller: sending '") {
-        rest = &rest[at + "controller: sending '".len()..];
-        let Some(end) = rest.find('\'') else { break };
-        let command = rest[..end].trim().to_owned();
-        let next = rest.find("controller: sending '").unwrap_or(rest.len());
-        let refused = rest[..next].contains("controller: error:");
-        if command.starts_with("boardsize") {
-            sent.clear();
-        }
-        sent.push((command, refused));
-    }
-    sent
+/// The commands HexGui sent from its last `boardsize` on.
+fn sent_commands(log: &str) -> Vec<Exchange> {
+    let all = exchanges(log);
+    let from = all.iter().rposition(|x| x.command.starts_with("boardsize")).unwrap_or(0);
+    all.into_iter().skip(from).collect()
 }
 
 /// How HexGui's commands differ from the record: its moves (HexGui sends setup stones as the
@@ -187,7 +174,7 @@ fn compare(record: &GameRecord, log: &str) -> Vec<String> {
         .map(|l| format!("HexGui: {l}"))
         .collect();
     let sent = sent_commands(log);
-    let Some((size, _)) = sent.first() else {
+    let Some(Exchange { command: size, .. }) = sent.first() else {
         problems.push("HexGui sent no boardsize".into());
         return problems;
     };
@@ -197,10 +184,10 @@ fn compare(record: &GameRecord, log: &str) -> Vec<String> {
         return problems;
     }
     let mut played: Vec<(Color, Move)> = Vec::new();
-    for (command, refused) in &sent {
+    for Exchange { command, error, .. } in &sent {
         let words: Vec<&str> = command.split_whitespace().collect();
         if let ["play", color, mv] = words.as_slice() {
-            if *refused {
+            if error.is_some() {
                 problems.push(format!("HexGui's {command:?} was refused"));
             }
             match (color.parse::<Color>(), mv.parse::<Move>()) {
