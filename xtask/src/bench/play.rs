@@ -1,7 +1,9 @@
 //! `cargo xtask bench play`: each searching player's speed: nodes per second and the depth it
 //! completes within a time per move, on 9x9 and 11x11 (medians over a few middle-game
 //! positions), the figures of docs/players.md; with `--playouts N`, the speed of the Monte
-//! Carlo players' bare playouts instead (N playouts per position and policy).
+//! Carlo players' bare playouts instead (N playouts per position and policy); with
+//! `--interval CS`, what the analysis stream's reports every CS centiseconds cost a player's
+//! speed (`Player::analyse` beside `Player::choose`, same positions and time).
 
 use std::time::Duration;
 
@@ -33,6 +35,10 @@ pub struct Args {
     /// Measure bare playouts instead of players: this many per position and policy.
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..=100_000_000))]
     playouts: Option<u64>,
+    /// Measure the cost of the analysis reports instead: each player's speed while it reports
+    /// every this many centiseconds, beside its speed without reports.
+    #[arg(long, value_name = "CS", value_parser = clap::value_parser!(u64).range(1..=100_000))]
+    interval: Option<u64>,
 }
 
 fn median(v: &mut [f64]) -> f64 {
@@ -109,9 +115,44 @@ fn specs(pieces: &[String]) -> Vec<String> {
     out
 }
 
+/// Each player's nodes per second (median over the positions) without reports and while
+/// `Player::analyse` reports every `cs` centiseconds, and the reports made.
+fn reports(args: &Args, cs: u64) -> anyhow::Result<()> {
+    let every = Duration::from_millis(cs * 10);
+    println!("| player | board | nodes/s | nodes/s reporting every {cs} cs | ratio | reports |");
+    println!("|---|---|---:|---:|---:|---:|");
+    for &size in &args.sizes {
+        let positions = positions(size, args.positions).context("building the positions")?;
+        for spec in &specs(&args.players) {
+            let (mut plain, mut with, mut made) = (Vec::new(), Vec::new(), Vec::new());
+            for pos in &positions {
+                let budget = MoveBudget { time: Some(args.time), ..MoveBudget::default() };
+                let mut player = build(spec).with_context(|| format!("player {spec}"))?;
+                let c = player.choose(pos, &budget);
+                plain.push(c.nodes as f64 / c.elapsed.as_secs_f64().max(1e-9));
+                let mut player = build(spec)?;
+                let mut count = 0u32;
+                let c = player.analyse(pos, &budget, every, &mut |_| count += 1);
+                with.push(c.nodes as f64 / c.elapsed.as_secs_f64().max(1e-9));
+                made.push(f64::from(count));
+            }
+            let (p, w) = (median(&mut plain), median(&mut with));
+            println!(
+                "| {spec} | {size}x{size} | {p:.0} | {w:.0} | {:.3} | {} |",
+                w / p.max(1e-9),
+                median(&mut made)
+            );
+        }
+    }
+    Ok(())
+}
+
 pub fn run(args: Args) -> anyhow::Result<()> {
     if let Some(count) = args.playouts {
         return playouts(&args, count);
+    }
+    if let Some(cs) = args.interval {
+        return reports(&args, cs);
     }
     println!("| player | board | nodes/s | depth | nodes | proven |");
     println!("|---|---|---:|---:|---:|---:|");
