@@ -67,7 +67,8 @@ struct Tally {
 
 pub fn run(args: Args) -> anyhow::Result<()> {
     let nash = match &args.nash {
-        Some(p) => p.clone(),
+        // Each suite runs in its own folder: a relative path is made absolute first.
+        Some(p) => std::fs::canonicalize(p).with_context(|| format!("--nash {}", p.display()))?,
         None => build_nash()?,
     };
     let timeout = args.timeout;
