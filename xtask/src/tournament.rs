@@ -58,8 +58,16 @@ pub struct Args {
     pub nash: Option<PathBuf>,
     /// The first engine plays every other one (and the others do not meet); without it, every
     /// engine plays every other.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "ladder")]
     pub gauntlet: bool,
+    /// Each engine plays its neighbours in the order given (the first the second, the second
+    /// the third, …), as the levels of a strength ladder are measured.
+    #[arg(long)]
+    pub ladder: bool,
+    /// No clock: engines are told no `time_settings`, so each plays by its own budget (its
+    /// playouts or nodes), and no move is lost on time; `--time` and `--grace` are not used.
+    #[arg(long)]
+    pub untimed: bool,
     /// Board size (square boards; 5 to 13 are the sizes the openings are meant for).
     #[arg(long, short, default_value_t = 9, value_parser = parse_size)]
     pub size: usize,
@@ -129,6 +137,10 @@ struct Settings {
     time_per_move: f64,
     grace: f64,
     gauntlet: bool,
+    #[serde(default)]
+    ladder: bool,
+    #[serde(default)]
+    untimed: bool,
     engines: Vec<(String, Vec<String>, Vec<String>)>,
 }
 
@@ -182,6 +194,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         time_per_move: args.time.as_secs_f64(),
         grace: args.grace.as_secs_f64(),
         gauntlet: args.gauntlet,
+        ladder: args.ladder,
+        untimed: args.untimed,
         engines: engines
             .iter()
             .map(|e| (e.name.clone(), e.command.clone(), e.setup.clone()))
@@ -191,23 +205,34 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     std::fs::create_dir_all(out.join("games"))
         .with_context(|| format!("cannot create {}", out.display()))?;
     check_settings(out, &settings)?;
-    let schedule = schedule(&engines, &openings, args.gauntlet);
+    let pairing = if args.gauntlet {
+        Pairing::Gauntlet
+    } else if args.ladder {
+        Pairing::Ladder
+    } else {
+        Pairing::RoundRobin
+    };
+    let schedule = schedule(&engines, &openings, pairing);
     let mut lines = read_games(out)?;
     let done: HashSet<String> = lines.iter().map(|g| g.id.clone()).collect();
     let todo: VecDeque<Job> = schedule.iter().filter(|j| !done.contains(&j.id)).cloned().collect();
+    let clock = if args.untimed {
+        "untimed".to_owned()
+    } else {
+        format!("{}s a move", settings.time_per_move)
+    };
     println!(
-        "{} games: {} engines, {} openings on {}x{}, {}s a move; {} already played",
+        "{} games: {} engines, {} openings on {}x{}, {clock}; {} already played",
         schedule.len(),
         engines.len(),
         openings.len(),
         args.size,
         args.size,
-        settings.time_per_move,
         schedule.len() - todo.len()
     );
     let setup = Setup {
         size: args.size,
-        time: args.time,
+        time: (!args.untimed).then_some(args.time),
         grace: args.grace,
         dir: std::env::current_dir().context("no working directory")?,
     };
@@ -401,15 +426,30 @@ fn balanced_openings(text: &str) -> anyhow::Result<Vec<Cell>> {
     Ok(chosen.into_iter().map(|(_, c)| c).collect())
 }
 
+/// Who meets whom.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Pairing {
+    /// Every engine every other.
+    RoundRobin,
+    /// The first engine every other.
+    Gauntlet,
+    /// Each engine the next in the order given.
+    Ladder,
+}
+
+/// The pairs of engines (by index, the earlier first) that meet among `n`.
+fn pairs(n: usize, pairing: Pairing) -> Vec<(usize, usize)> {
+    match pairing {
+        Pairing::RoundRobin => (0..n).flat_map(|i| (i + 1..n).map(move |j| (i, j))).collect(),
+        Pairing::Gauntlet => (1..n).map(|j| (0, j)).collect(),
+        Pairing::Ladder => (1..n).map(|j| (j - 1, j)).collect(),
+    }
+}
+
 /// Every game: per opening, each pairing with both colours. Ids are stable for the same
 /// settings, which is what resuming relies on.
-fn schedule(engines: &[EngineSpec], openings: &[Option<Cell>], gauntlet: bool) -> Vec<Job> {
-    let n = engines.len();
-    let pairs: Vec<(usize, usize)> = if gauntlet {
-        (1..n).map(|j| (0, j)).collect()
-    } else {
-        (0..n).flat_map(|i| (i + 1..n).map(move |j| (i, j))).collect()
-    };
+fn schedule(engines: &[EngineSpec], openings: &[Option<Cell>], pairing: Pairing) -> Vec<Job> {
+    let pairs = pairs(engines.len(), pairing);
     let mut jobs = Vec::new();
     for opening in openings {
         for &(i, j) in &pairs {
@@ -726,6 +766,14 @@ fn elo_text(d: f64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn pairings_meet_who_they_say() {
+        assert_eq!(pairs(4, Pairing::Ladder), [(0, 1), (1, 2), (2, 3)]);
+        assert_eq!(pairs(3, Pairing::Gauntlet), [(0, 1), (0, 2)]);
+        assert_eq!(pairs(3, Pairing::RoundRobin), [(0, 1), (0, 2), (1, 2)]);
+        assert!(pairs(1, Pairing::Ladder).is_empty());
+    }
 
     #[test]
     fn a_pairing_won_40_0_says_the_bound_not_an_infinity() {

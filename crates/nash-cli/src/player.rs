@@ -12,6 +12,15 @@ pub fn player_spec(spec: &str) -> Result<String, String> {
     nash_play::build(spec).map(|_| spec.to_owned()).map_err(|e| e.to_string())
 }
 
+/// A level of the strength ladder, 1 to 10.
+fn level(s: &str) -> Result<usize, String> {
+    let n = nash_play::LEVELS.len();
+    match s.parse::<usize>() {
+        Ok(l) if nash_play::level(l).is_some() => Ok(l),
+        _ => Err(format!("invalid level {s:?}: expected 1 to {n}")),
+    }
+}
+
 /// A number of seconds, 0 for none.
 fn seconds(s: &str) -> Result<f64, String> {
     match s.parse::<f64>() {
@@ -27,6 +36,10 @@ pub struct PlayerArgs {
     /// The player: NAME or NAME:KEY=VALUE,... (an unknown name lists the players).
     #[arg(long, value_name = "SPEC", default_value = nash_play::DEFAULT_PLAYER, value_parser = player_spec)]
     pub player: String,
+    /// A level of the strength ladder, from 1 (a beginner) to 10 (the default player):
+    /// shorthand for --player best:level=N.
+    #[arg(long, value_name = "N", conflicts_with = "player", value_parser = level)]
+    pub level: Option<usize>,
     /// Seconds per move for the player (0: the player's own default depth or playouts).
     #[arg(long, value_name = "SECONDS", default_value_t = 0.0, value_parser = seconds)]
     pub move_time: f64,
@@ -46,10 +59,19 @@ pub struct PlayerArgs {
 }
 
 impl PlayerArgs {
+    /// The player's spec: `--player`'s, or `best:level=N` for `--level N`.
+    pub fn spec(&self) -> String {
+        match self.level {
+            Some(n) => format!("best:level={n}"),
+            None => self.player.clone(),
+        }
+    }
+
     /// The player, built from its checked spec.
     pub fn build(&self) -> anyhow::Result<Box<dyn nash_play::Player>> {
-        nash_play::build(&self.player)
-            .map_err(|e| anyhow::anyhow!("invalid value {:?} for --player: {e}", self.player))
+        let spec = self.spec();
+        nash_play::build(&spec)
+            .map_err(|e| anyhow::anyhow!("invalid value {spec:?} for --player: {e}"))
     }
 
     /// One move's budget.

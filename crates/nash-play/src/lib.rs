@@ -19,6 +19,7 @@ mod beam;
 mod decide;
 pub mod eval;
 mod greedy;
+mod levels;
 pub mod limits;
 mod mcts;
 pub mod patterns;
@@ -35,6 +36,7 @@ pub use decide::{
     decide, solve_time, DecidedBy, Decision, MoveSettings, GENMOVE_SOLVE_TIME, SOLVE_EMPTY_MAX,
 };
 pub use greedy::Greedy;
+pub use levels::{level, LEVELS};
 pub use mcts::{playouts, Mcts, PlayoutStats};
 pub use player::{Choice, MoveBudget, MoveScore, Player, Proven};
 pub use registry::{build, players, PlayerInfo, DEFAULT_PLAYER};

@@ -141,6 +141,10 @@ pub(crate) struct Config {
     pub(crate) seed: u64,
     /// Whether the player may answer a first move with a swap (see `swap.rs`).
     pub(crate) swap: bool,
+    /// The temperature of the final move choice (0: the most visited move): a move is drawn
+    /// with probability proportional to `visits^(1 / temp)` among the root moves not proven
+    /// lost, from random numbers of `seed` and the position, so the choice is deterministic.
+    pub(crate) temp: f64,
 }
 
 impl Config {
@@ -175,6 +179,7 @@ impl Config {
             mem_mib: 256,
             seed: 1,
             swap: false,
+            temp: 0.0,
         }
     }
 
@@ -238,6 +243,8 @@ settings_table!(Config {
     "mem" => mem_mib: "a tree size in MiB from 1 to 65536", if |m| (1..=65536).contains(m);
     "seed" => seed: "a whole number";
     "swap" => swap: ON_OFF;
+    "temp" => temp: "a temperature from 0 (the most visited move) to 100",
+        if |t| (0.0..=100.0).contains(t);
 });
 
 /// Where the order of a node's moves (for the priors and the progressive bias) comes from.
@@ -447,8 +454,44 @@ impl Mcts {
                 return Some(c);
             }
         }
-        Some(choose(forest, cfg, start))
+        let mut c = choose(forest, cfg, start);
+        if cfg.temp > 0.0 {
+            draw(&mut c, cfg.temp, seed);
+        }
+        Some(c)
     }
+}
+
+/// Replaces the choice's move by one drawn with probability proportional to
+/// `visits^(1 / temp)` among its root moves not proven lost, from random numbers of `seed`
+/// (a proven win, or a root with no such move, is kept). A weak player's mistakes: it plays
+/// the moves its search liked, not always the one it liked best.
+fn draw(c: &mut Choice, temp: f64, seed: u64) {
+    if c.moves.first().map_or(true, |m| m.proven == Proven::Win) {
+        return;
+    }
+    let open = |m: &&MoveScore| m.proven != Proven::Loss && m.visits.unwrap_or(0) > 0;
+    let most = c.moves.iter().filter(open).filter_map(|m| m.visits).max().unwrap_or(0);
+    if most == 0 {
+        return;
+    }
+    // Weights relative to the most visited move, so that a low temperature cannot overflow.
+    let weight = |m: &MoveScore| (m.visits.unwrap_or(0) as f64 / most as f64).powf(1.0 / temp);
+    let total: f64 = c.moves.iter().filter(open).map(weight).sum();
+    let mut rng = playout::Rng::new(seed ^ 0x7E3D_A11C_5EED_0001);
+    let mut left = (rng.next() >> 11) as f64 / (1u64 << 53) as f64 * total;
+    let mut drawn = None;
+    for m in c.moves.iter().filter(open) {
+        drawn = Some(m);
+        left -= weight(m);
+        if left < 0.0 {
+            break;
+        }
+    }
+    let Some(m) = drawn else { return };
+    c.mv = Move::Cell(m.cell);
+    c.value = m.win_rate.map(|w| 2.0 * w - 1.0);
+    c.pv = m.pv.clone();
 }
 
 /// The move of the summed root statistics, with what the threads saw.

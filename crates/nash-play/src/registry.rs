@@ -166,9 +166,10 @@ fn mcts_defaults(name: &str) -> Option<MctsConfig> {
     })
 }
 
-/// Builds the player `spec` names (`name` or `name:key=value,...`).
+/// Builds the player `spec` names (`name` or `name:key=value,...`; `best:level=N` is the
+/// ladder's level `N`, `crate::levels`).
 pub fn build(spec: &str) -> Result<Box<dyn Player>, SpecError> {
-    let spec: Spec = spec.parse()?;
+    let spec: Spec = crate::levels::expand(spec.parse()?)?;
     let name = spec.name.clone();
     let mut s = Settings::new(spec);
     let player: Box<dyn Player> = match name.as_str() {

@@ -59,8 +59,9 @@ impl Reason {
 #[derive(Clone, Debug)]
 pub struct Setup {
     pub size: usize,
-    /// Time per move, told to the engines that know `time_settings`.
-    pub time: Duration,
+    /// Time per move, told to the engines that know `time_settings` (`None`: untimed, each
+    /// engine plays by its own budget and no move is lost on time).
+    pub time: Option<Duration>,
     /// How much longer than `time` an answer may take before the engine loses on time.
     pub grace: Duration,
     /// The working directory of the engines.
@@ -226,9 +227,11 @@ fn run(
         side.engine = Some(engine);
         side.tell(color, &format!("boardsize {n} {n}"))?;
         let known = side.tell(color, "list_commands")?;
-        if known.lines().any(|l| l.trim() == "time_settings") {
+        if let Some(time) =
+            setup.time.filter(|_| known.lines().any(|l| l.trim() == "time_settings"))
+        {
             // Main time 0 and one move per period of T seconds: T seconds a move.
-            side.tell(color, &format!("time_settings 0 {} 1", setup.time.as_secs_f64()))?;
+            side.tell(color, &format!("time_settings 0 {} 1", time.as_secs_f64()))?;
         }
         for command in side.spec.setup.clone() {
             side.tell(color, &command)?;
@@ -241,7 +244,7 @@ fn run(
             sides[color.index()].tell(color, &format!("play b {cell}"))?;
         }
     }
-    let limit = setup.time + setup.grace;
+    let limit = setup.time.map(|t| t + setup.grace);
     // The game is kept in the board-transform form of swap-pieces (the stone mirrored into a
     // white one, Black to move), so each engine keeps its colour. The engines speak HTP, where
     // swap-pieces keeps the stone and the players exchange colours: after a swap, the engines'
@@ -264,14 +267,15 @@ fn run(
         let engine = side.engine.as_mut().expect("a started engine");
         let asked = Instant::now();
         let (asked_as, _) = to_engine(swapped, mover, Move::Pass);
-        let answer = engine.ask(&format!("genmove {}", letter(asked_as)), Some(limit));
-        clock.count(mover, asked.elapsed().as_secs_f64(), setup.time.as_secs_f64());
+        let answer = engine.ask(&format!("genmove {}", letter(asked_as)), limit);
+        let per_move = setup.time.map_or(0.0, |t| t.as_secs_f64());
+        clock.count(mover, asked.elapsed().as_secs_f64(), per_move);
         let answer = match answer {
             Ok(Ok(answer)) => answer,
             Ok(Err(msg)) => {
                 return Err(fault(mover, Reason::Crash, format!("{name} refused genmove: ? {msg}")))
             }
-            Err(e) if asked.elapsed() >= limit => {
+            Err(e) if limit.is_some_and(|l| asked.elapsed() >= l) => {
                 return Err(fault(mover, Reason::Time, format!("{name}: {e:#}")))
             }
             Err(e) => return Err(fault(mover, Reason::Crash, format!("{name}: {e:#}"))),

@@ -18,7 +18,7 @@ pub struct Args {
 /// Serves HTP on stdin/stdout until `quit` or the end of the input. A controller that closes
 /// its end of the pipe has ended the session: that is not an error.
 pub fn run(args: Args) -> anyhow::Result<()> {
-    let mut engine = nash_htp::Engine::with_player(&args.player.player)?;
+    let mut engine = nash_htp::Engine::with_player(&args.player.spec())?;
     if let Some(path) = &args.db {
         let db = crate::files::open_db(path)?;
         crate::cmd::db::warn_damage(&db);

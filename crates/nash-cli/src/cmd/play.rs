@@ -76,7 +76,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         "you play {human} ({}), Nash plays {} with {}; type help for the commands",
         edges(human),
         !human,
-        args.player.player
+        args.player.spec()
     );
     let thinking = std::io::IsTerminal::is_terminal(&std::io::stdout());
     outln!("{pos}");
@@ -202,7 +202,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         End::Quit => outln!("game stopped"),
     }
     let path = args.sgf.clone().unwrap_or_else(default_sgf_name);
-    let record = record(&pos, end, human, &args.name, &args.player.player, player.as_ref());
+    let record = record(&pos, end, human, &args.name, &args.player.spec(), player.as_ref());
     std::fs::write(&path, record.to_sgf())
         .with_context(|| format!("cannot write the game record to {}", path.display()))?;
     outln!("game record saved to {}", path.display());

@@ -373,3 +373,33 @@ fn issue_61_genmove_shows_visits_and_proven_moves() {
     assert!(stdout.contains("no visits"), "{stdout}");
     assert!(!stdout.contains("1000000000") && !stdout.contains(" -1.0000"), "{stdout}");
 }
+
+#[test]
+fn level_is_shorthand_for_a_player_of_the_ladder() {
+    let json = |args: &[&str]| -> serde_json::Value {
+        let (code, stdout, stderr) = nash(args);
+        assert_eq!(code, 0, "nash {args:?}: {stderr}");
+        serde_json::from_str(&stdout).unwrap_or_else(|e| panic!("{e}: {stdout}"))
+    };
+    let with = |player: &[&str]| {
+        let mut args = vec!["genmove", "e5", "--size", "9", "--solve-time", "0", "--json"];
+        args.extend_from_slice(player);
+        json(&args)
+    };
+    let level = with(&["--level", "2"]);
+    let spec = with(&["--player", "best:level=2"]);
+    assert_eq!((&level["move"], &level["player"]), (&spec["move"], &spec["player"]));
+    assert!(level["player"].as_str().is_some_and(|p| p.starts_with("mcts:")), "{level}");
+    assert_eq!(with(&["--level", "10"])["player"], with(&[])["player"]);
+    for bad in ["0", "11", "x"] {
+        for command in ["genmove", "play", "htp"] {
+            check_err(&[command, "--level", bad], &format!("invalid level \"{bad}\""));
+        }
+        check_err(
+            &["genmove", "--player", &format!("best:level={bad}")],
+            &format!("bad value '{bad}' for setting 'level'"),
+        );
+    }
+    check_err(&["genmove", "--level", "3", "--player", "random"], "cannot be used with");
+    check_err(&["htp", "--player", "greedy", "--level", "3"], "cannot be used with");
+}

@@ -152,6 +152,20 @@ fn the_player_is_chosen_on_the_command_line_and_keeps_its_time() {
 }
 
 #[test]
+fn a_level_is_the_player_of_the_ladder() {
+    let mut engine = Session::start_with(&std::env::temp_dir(), &["--level", "1"]);
+    let shown = engine.ask("param_player");
+    assert!(shown.contains("[string] player best:level=1\n"), "{shown}");
+    assert_eq!(engine.ask("boardsize 5"), "= \n");
+    let answer = engine.ask("genmove b");
+    assert!(answer.starts_with("= ") && answer.trim_end().len() > 2, "{answer}");
+    assert_eq!(engine.ask("param_player player best:level=9"), "= \n");
+    assert!(engine.ask("param_player player best:level=12").starts_with("? "));
+    assert_eq!(engine.ask("quit"), "= \n");
+    assert!(engine.child.wait().unwrap().success());
+}
+
+#[test]
 fn a_bad_player_spec_is_one_line_and_a_failure() {
     for (spec, says) in [
         ("nobody", "unknown player 'nobody' (players: "),

@@ -139,7 +139,7 @@ fn specs_read_and_write_every_setting() {
         p.spec(),
         "mcts:c=0.5,rave=0,fpu=1,playout=random,playouts=5000,expand=1,know=0,fillin=false,\
          mustplay=false,vc=false,solver=true,prior=0,value=0,vscale=1,widen=0,order=circuit,spread=rank,bias=0,playfill=false,reuse=false,solve=0,defend=false,threads=2,parallel=root,mem=256,\
-         seed=1,swap=false"
+         seed=1,swap=false,temp=0"
     );
     let err = |s: &str| build(s).unwrap_err();
     assert!(matches!(err("amaf:playout=smart"), SpecError::BadValue { .. }));
@@ -338,4 +338,26 @@ fn a_search_reports_while_it_runs() {
         &mut |_| {},
     );
     assert_eq!((a.mv, a.moves, a.nodes), (b.mv, b.moves, b.nodes));
+}
+
+/// `temp` draws the move among the ones searched, by their visits: at 0 it is the most
+/// visited, above 0 it is sometimes another, and the same again for the same seed.
+#[test]
+fn a_temperature_draws_among_the_searched_moves() {
+    let pos = position(9, "e5");
+    let choose = |spec: &str| build(spec).unwrap().choose(&pos, &MoveBudget::default());
+    let mut other = 0;
+    for seed in 1..=8 {
+        let cold = choose(&format!("mcts:playouts=300,seed={seed}"));
+        assert_eq!(cold.mv, Move::Cell(cold.moves[0].cell), "seed {seed}");
+        let spec = format!("mcts:playouts=300,temp=2,seed={seed}");
+        let hot = choose(&spec);
+        assert_eq!(hot.mv, choose(&spec).mv, "seed {seed}: not deterministic");
+        let Move::Cell(c) = hot.mv else { panic!("seed {seed}: {:?}", hot.mv) };
+        assert!(hot.moves.iter().any(|m| m.cell == c && m.visits > Some(0)), "seed {seed}");
+        other += usize::from(hot.mv != Move::Cell(hot.moves[0].cell));
+    }
+    assert!(other > 0, "temp=2 always played the most visited move");
+    let e = build("mcts:temp=-1").unwrap_err().to_string();
+    assert!(e.contains("'-1'") && e.contains("'temp'"), "{e}");
 }
