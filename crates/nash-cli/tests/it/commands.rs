@@ -225,6 +225,7 @@ fn genmove_reports_the_move_and_who_chose_it() {
         "random:seed=3",
         "--solve-time",
         "0",
+        "--no-swap",
         "--json",
     ];
     let v = json(&args);
@@ -356,6 +357,7 @@ fn issue_61_genmove_shows_visits_and_proven_moves() {
         "best:playouts=1000",
         "--solve-time",
         "0",
+        "--no-swap",
     ]);
     assert_eq!(code, 0, "{stderr}");
     assert!(stdout.contains("move   visits  win rate   prior  line"), "{stdout}");
