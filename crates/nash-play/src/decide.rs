@@ -440,11 +440,15 @@ mod tests {
         check_table(&[
             // Strong openings the solver cannot prove in a move's time: swapped by the table.
             (9, "e5", true, "swap-pieces", Table, None),
+            (11, "f6", true, "swap-pieces", Table, None),
+            (13, "g7", true, "swap-pieces", Table, None),
             // A proven win for Black (7x7 d4) and its proof.
             (7, "d4", true, "swap-pieces", Table, Some(Black)),
             // A corner is answered: the player's swap is overruled by its best cell.
             (9, "a1", true, "b1", Player, None),
             (7, "a1", true, "b1", Player, Some(White)),
+            (11, "a1", true, "b1", Player, None),
+            (13, "a1", true, "b1", Player, None),
             // Swap not allowed: no table, the player's swap is replaced by a legal cell.
             (9, "e5", false, "*", Player, None),
             // Not in the table: the player's own choice.
