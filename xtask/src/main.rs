@@ -15,6 +15,7 @@ mod proofs;
 mod regress;
 mod regress_tst;
 mod soak;
+mod swap_table;
 mod templates;
 mod tournament;
 mod verify_patterns;
@@ -48,6 +49,10 @@ enum Task {
     /// Solve a board's one-move openings one by one within a time limit each (resumable), and
     /// write their map to testdata/openings-NxN.tsv.
     Openings(openings::Args),
+    /// Decide which one-stone openings White swaps on 7x7 to 13x13, from proofs and long
+    /// searches (resumable), into crates/nash-play/src/swap-table.tsv and
+    /// docs/pictures/swap-NxN.svg.
+    SwapTable(swap_table::Args),
     /// Reproduce the seed papers' tables with Nash's code.
     Experiment(experiment::Args),
     /// Learn the Monte Carlo players' local-pattern weights from positions the solver decides
@@ -114,6 +119,7 @@ fn main() -> anyhow::Result<()> {
         Task::Templates(a) => templates::run(a),
         Task::Experiment(a) => experiment::run(a),
         Task::Openings(a) => openings::run(a),
+        Task::SwapTable(a) => swap_table::run(a),
         Task::Patterns(a) => patterns::run(a),
         Task::Proofs(a) => proofs::run(a),
         Task::Tournament(a) => tournament::run(a),

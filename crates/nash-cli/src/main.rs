@@ -112,10 +112,12 @@ runs the jobs as a Slurm job array.")]
     /// One move for a position from a player, with what it saw (value, line, scores, nodes).
     #[command(after_help = "\
 Examples:
-  nash genmove e5 --size 9 --player random:seed=3 --solve-time 0
+  nash genmove e5 --size 9 --player random:seed=3 --solve-time 0 --no-swap
   nash genmove c3 --size 5 --json
-  nash genmove e5 --size 9 --player best:playouts=2000 --solve-time 0 --svg genmove.svg
-A position the solver proves within --solve-time is played by the solver, whatever the player.")]
+  nash genmove e5 --size 9 --player best:playouts=2000 --solve-time 0 --no-swap --svg genmove.svg
+A position the solver proves within --solve-time is played by the solver, whatever the player.
+A first move on a square board from 7x7 to 13x13 is answered from the swap table (swap-pieces
+or not) unless --no-swap.")]
     Genmove(cmd::genmove::Args),
     /// A player's search on a position, reported every interval while it runs (visits, win
     /// rates, priors, proven moves, lines), as text or JSON lines.

@@ -4,8 +4,12 @@
 //! on boards up to 11×11 a df-pn solve of at most [`MoveSettings::solve_time`] (and, in a timed
 //! move, a third of the move's time once at most [`SOLVE_EMPTY_MAX`] cells are empty:
 //! [`solve_time`]) comes first, and a proven win is played at once; a proven loss on the
-//! second move is turned by swapping when swap is allowed. Everything else, and whatever time
-//! the solver did not use, is the player's. HTP's `genmove`, `nash genmove` and `nash play` all
+//! second move is turned by swapping when swap is allowed. Before the solver, the second move
+//! of a square board whose opening the [`swap_table`](crate::swap_table) holds is decided by
+//! it when swap is allowed: a swap at once, or a reply, which the solver may still prove a
+//! win (or, against a search's estimate, a loss, answered by swapping) and the player
+//! otherwise chooses, its own swap overruled. Everything else, and whatever time the solver
+//! did not use, is the player's. HTP's `genmove`, `nash genmove` and `nash play` all
 //! move through [`decide`]; `RUST_LOG=nash_play=debug` logs where each move's time went.
 
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -20,6 +24,7 @@ use nash_search::{solve, Outcome, SolverConfig};
 use crate::eval::shortest;
 use crate::eval::WIN;
 use crate::player::{Choice, MoveBudget, MoveScore, Player, Proven};
+use crate::swap_table::{self, Entry, Source};
 
 /// The longest `genmove` lets the solver look for a proven win before the player moves.
 pub const GENMOVE_SOLVE_TIME: Duration = Duration::from_secs(1);
@@ -55,6 +60,8 @@ pub enum DecidedBy {
     GameOver,
     /// The solver proved the position a win (or a loss that swapping turns into a win).
     Solver,
+    /// The swap table answered the opening by swapping.
+    Table,
     /// The player.
     Player,
 }
@@ -65,6 +72,7 @@ impl DecidedBy {
         match self {
             DecidedBy::GameOver => "game-over",
             DecidedBy::Solver => "solver",
+            DecidedBy::Table => "table",
             DecidedBy::Player => "player",
         }
     }
@@ -77,7 +85,8 @@ pub struct Decision {
     pub mv: Move,
     /// Who chose it.
     pub by: DecidedBy,
-    /// The winner with the side to move to play, when the solver proved it.
+    /// The winner with the side to move to play, when the solver proved it (or the swap
+    /// table holds the opening's proof).
     pub proven: Option<Color>,
     /// What the player reported (value, line, scores, depth, nodes); for a solver's move, the
     /// move, its line so far, the solver's nodes and time.
@@ -110,7 +119,25 @@ pub fn decide(
             elapsed: start.elapsed(),
         };
     }
-    let swap_ok = settings.allow_swap && swap_legal(pos);
+    let mut swap_ok = settings.allow_swap && swap_legal(pos);
+    // The table's answer to the opening: a swap ends the decision, a reply leaves it to the
+    // solver and the player, without a swap unless the solver proves the opening won.
+    let table = if swap_ok { table_entry(pos) } else { None };
+    if let Some(entry) = table.filter(|e| e.swap()) {
+        let proven = (entry.source == Source::Proof).then_some(Color::Black);
+        let mut choice = Choice::bare(Move::SwapPieces);
+        choice.elapsed = start.elapsed();
+        let d = Decision {
+            mv: Move::SwapPieces,
+            by: DecidedBy::Table,
+            proven,
+            choice,
+            solve_elapsed: Duration::ZERO,
+            elapsed: start.elapsed(),
+        };
+        trace(&d, pos.empty_count(), Duration::ZERO);
+        return d;
+    }
     let mut proven = None;
     let empty = pos.empty_count();
     let small = pos.cols() * pos.rows() <= SOLVE_MAX_CELLS;
@@ -160,10 +187,27 @@ pub fn decide(
         budget.time.map(|t| t.saturating_sub(start.elapsed()).max(Duration::from_millis(1)));
     left.solved = left.solved || !solve_time.is_zero();
     let choice = choose_within(pos, player, &left);
+    if table.is_some() {
+        // The table said to answer the opening; a player that would swap plays its best cell.
+        swap_ok = false;
+        if proven.is_none() {
+            proven = table.filter(|e| e.source == Source::Proof).map(|_| Color::White);
+        }
+    }
+    let best_cell = || {
+        choice
+            .moves
+            .iter()
+            .find(|m| m.proven != Proven::Loss && pos.is_empty_cell(m.cell))
+            .map(|m| Move::Cell(m.cell))
+    };
     let mv = match choice.mv {
         Move::SwapSides | Move::SwapPieces if swap_ok => Move::SwapPieces,
         Move::Resign => Move::Resign,
         Move::Cell(c) if pos.is_empty_cell(c) => Move::Cell(c),
+        Move::SwapSides | Move::SwapPieces if table.is_some() => {
+            best_cell().unwrap_or_else(|| with_position!(pos, p => fallback(p)))
+        }
         _ => with_position!(pos, p => fallback(p)),
     };
     let d = Decision {
@@ -226,6 +270,16 @@ fn choose_within(pos: &AnyPosition, player: &mut dyn Player, budget: &MoveBudget
     drop(done);
     let _ = timer.join();
     choice
+}
+
+/// The swap table's row of the opening, when `pos` is Black's one stone with White to move.
+fn table_entry(pos: &AnyPosition) -> Option<Entry> {
+    if pos.cols() != pos.rows() {
+        return None;
+    }
+    let cell =
+        with_position!(pos, p => (p.occupied().len() == 1).then(|| p.black().iter().next()))??;
+    swap_table::shipped().get(pos.cols(), cell).copied()
 }
 
 /// Whether the side to move may answer `swap-pieces` (the second move of a square board).
@@ -333,5 +387,88 @@ mod tests {
             (ms(1000), None, 5, false, ms(1000)),
             (ms(0), None, 5, true, ms(0)),
         ]);
+    }
+
+    /// A player that swaps every first move and plays the first empty cell otherwise, each
+    /// root move reported in board order.
+    #[derive(Debug)]
+    struct Swapper;
+
+    impl Player for Swapper {
+        fn spec(&self) -> String {
+            "swapper".into()
+        }
+
+        fn choose(&mut self, pos: &AnyPosition, _budget: &MoveBudget) -> Choice {
+            let cells: Vec<Cell> = with_position!(pos, p => p.empty_cells().iter().collect());
+            let mut c = Choice::bare(Move::SwapSides);
+            c.moves = cells.iter().map(|&cell| MoveScore::valued(cell, 0.0)).collect();
+            c
+        }
+    }
+
+    fn opening(size: usize, cell: &str) -> AnyPosition {
+        let mut pos = AnyPosition::new(size, size).expect("a board");
+        pos.apply(Move::Cell(cell.parse().expect("a cell"))).expect("the opening");
+        pos
+    }
+
+    /// `(size, opening, swap allowed, the move (`*`: any cell), who chose it, the proven
+    /// winner)`.
+    type TableCase<'a> = (usize, &'a str, bool, &'a str, DecidedBy, Option<Color>);
+
+    /// Decides each case's opening with no solver in front.
+    fn check_table(cases: &[TableCase<'_>]) {
+        let settings = |allow_swap| MoveSettings { solve_time: Duration::ZERO, allow_swap };
+        let cfg = SolverConfig::default();
+        for &(size, cell, swap, mv, by, proven) in cases {
+            let pos = opening(size, cell);
+            let d = decide(&pos, &mut Swapper, &MoveBudget::default(), &settings(swap), &cfg);
+            let shown = match d.mv {
+                Move::Cell(_) if mv == "*" => "*".to_owned(),
+                m => m.to_string(),
+            };
+            let got = (shown, d.by, d.proven);
+            assert_eq!(got, (mv.to_string(), by, proven), "{size}x{size} {cell}, swap {swap}");
+        }
+    }
+
+    #[test]
+    fn the_swap_table_answers_the_second_move_when_swap_is_allowed() {
+        use Color::{Black, White};
+        use DecidedBy::{Player, Table};
+        check_table(&[
+            // Strong openings the solver cannot prove in a move's time: swapped by the table.
+            (9, "e5", true, "swap-pieces", Table, None),
+            (11, "f6", true, "swap-pieces", Table, None),
+            (13, "g7", true, "swap-pieces", Table, None),
+            // A proven win for Black (7x7 d4) and its proof.
+            (7, "d4", true, "swap-pieces", Table, Some(Black)),
+            // A corner is answered: the player's swap is overruled by its best cell.
+            (9, "a1", true, "b1", Player, None),
+            (7, "a1", true, "b1", Player, Some(White)),
+            (11, "a1", true, "b1", Player, None),
+            (13, "a1", true, "b1", Player, None),
+            // Swap not allowed: no table, the player's swap is replaced by a legal cell.
+            (9, "e5", false, "*", Player, None),
+            // Not in the table: the player's own choice.
+            (6, "c3", true, "swap-pieces", Player, None),
+        ]);
+    }
+
+    #[test]
+    fn the_table_reads_only_the_second_move_of_a_square_board() {
+        let cfg = SolverConfig::default();
+        let settings = MoveSettings { solve_time: Duration::ZERO, allow_swap: true };
+        let mut two = opening(9, "e5");
+        two.apply(Move::Cell("a1".parse().expect("a cell"))).expect("a move");
+        for pos in [AnyPosition::new(9, 9).expect("a board"), two] {
+            assert_eq!(table_entry(&pos), None);
+            let d = decide(&pos, &mut Swapper, &MoveBudget::default(), &settings, &cfg);
+            assert_eq!(d.by, DecidedBy::Player);
+        }
+        let mut wide = AnyPosition::new(9, 8).expect("a board");
+        wide.apply(Move::Cell("e5".parse().expect("a cell"))).expect("a move");
+        assert_eq!(table_entry(&wide), None);
     }
 }

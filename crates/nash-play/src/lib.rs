@@ -7,7 +7,8 @@
 //! `alphabeta:eval=resistance,depth=4`), by [`build`]; HTP, the CLI and the tournament all go
 //! through it, so a name means the same player everywhere. Every player is deterministic given
 //! its `seed` setting and a node or playout budget. A game's move is chosen by [`decide`]: a
-//! short solve first, then the player; [`limits`] holds the accepted ranges of the solver
+//! short solve first, then the player, with the second move's swap decided by the
+//! [`swap_table`] where it has the opening; [`limits`] holds the accepted ranges of the solver
 //! settings the front ends take.
 //!
 //! The evaluations live in [`eval`]: resistance (Anshelevich 2000 s.3-4), two-distance and
@@ -28,6 +29,7 @@ mod random;
 mod registry;
 mod spec;
 mod swap;
+pub mod swap_table;
 mod vc_greedy;
 
 pub use alphabeta::AlphaBeta;

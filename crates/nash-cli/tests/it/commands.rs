@@ -225,6 +225,7 @@ fn genmove_reports_the_move_and_who_chose_it() {
         "random:seed=3",
         "--solve-time",
         "0",
+        "--no-swap",
         "--json",
     ];
     let v = json(&args);
@@ -356,6 +357,7 @@ fn issue_61_genmove_shows_visits_and_proven_moves() {
         "best:playouts=1000",
         "--solve-time",
         "0",
+        "--no-swap",
     ]);
     assert_eq!(code, 0, "{stderr}");
     assert!(stdout.contains("move   visits  win rate   prior  line"), "{stdout}");
@@ -382,7 +384,8 @@ fn level_is_shorthand_for_a_player_of_the_ladder() {
         serde_json::from_str(&stdout).unwrap_or_else(|e| panic!("{e}: {stdout}"))
     };
     let with = |player: &[&str]| {
-        let mut args = vec!["genmove", "e5", "--size", "9", "--solve-time", "0", "--json"];
+        let mut args =
+            vec!["genmove", "e5", "--size", "9", "--solve-time", "0", "--no-swap", "--json"];
         args.extend_from_slice(player);
         json(&args)
     };

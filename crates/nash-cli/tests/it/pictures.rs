@@ -144,7 +144,17 @@ const DOCS_PICTURES: &[(&str, &[&str])] = &[
     ("solve-5x5-a2.svg", &["solve", "a2", "--size", "5"]),
     (
         "genmove-9x9-e5.svg",
-        &["genmove", "e5", "--size", "9", "--player", "best:playouts=2000", "--solve-time", "0"],
+        &[
+            "genmove",
+            "e5",
+            "--size",
+            "9",
+            "--player",
+            "best:playouts=2000",
+            "--solve-time",
+            "0",
+            "--no-swap",
+        ],
     ),
 ];
 

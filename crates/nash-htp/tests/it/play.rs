@@ -221,11 +221,15 @@ fn position(size: usize, moves: &str) -> AnyPosition {
 fn a_player_that_swaps_is_answered_swap_pieces() {
     let cfg = SolverConfig::default();
     let no_solver = MoveSettings { solve_time: Duration::ZERO, allow_swap: true };
-    let d = decide(&position(9, "e5"), &mut Swapper, &MoveBudget::default(), &no_solver, &cfg);
+    // 6x6 is not in the swap table: the player's swap stands.
+    let d = decide(&position(6, "c3"), &mut Swapper, &MoveBudget::default(), &no_solver, &cfg);
     assert_eq!((d.mv, d.by), (Move::SwapPieces, DecidedBy::Player));
-    // Not on the first move, not later, and not when swapping is off: the player's swap is
-    // replaced by a legal cell.
-    for (moves, allow_swap) in [("", true), ("e5 d4", true), ("e5", false)] {
+    // On 9x9 the table swaps e5 before the player is asked.
+    let d = decide(&position(9, "e5"), &mut Swapper, &MoveBudget::default(), &no_solver, &cfg);
+    assert_eq!((d.mv, d.by), (Move::SwapPieces, DecidedBy::Table));
+    // Not on the first move, not later, not when swapping is off, and not when the table says
+    // to answer the opening (a1): the player's swap is replaced by a legal cell.
+    for (moves, allow_swap) in [("", true), ("e5 d4", true), ("e5", false), ("a1", true)] {
         let settings = MoveSettings { allow_swap, ..no_solver.clone() };
         let pos = position(9, moves);
         let d = decide(&pos, &mut Swapper, &MoveBudget::default(), &settings, &cfg);
