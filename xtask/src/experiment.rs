@@ -119,9 +119,14 @@ fn shown(nodes: u64, solved: bool) -> String {
     }
 }
 
-/// Nash's count over the paper's, as the table shows it.
+/// Nash's count over the paper's, as the table shows it: `1/k` below a tenth.
 fn ratio(nodes: u64, paper: u64) -> String {
-    format!("{:.4}", nodes as f64 / paper as f64)
+    let r = nodes as f64 / paper as f64;
+    if r >= 0.1 {
+        format!("{r:.2}")
+    } else {
+        format!("1/{:.0}", 1.0 / r)
+    }
 }
 
 fn table1(args: &Args) -> anyhow::Result<()> {

@@ -123,16 +123,20 @@ impl<B: BitSet> Search<'_, B> {
             if let Some(e) = t.get(key) {
                 if e.is_solved() && (depth > 0 || e.best.is_some() || e.dn == 0) {
                     self.stats.tt_hits += 1;
-                    if self.mode == Mode::Utility {
-                        let u = &mut self.util[depth];
-                        u.fill(0);
-                        for c in e.carrier {
-                            u[B::bit_of(c)] = 1;
-                        }
-                    }
                     let mv = movebit::cell::<B>(e.best);
                     let winner = if e.pn == 0 { self.pos.to_move() } else { !self.pos.to_move() };
                     let support = self.pos.stones(winner);
+                    // A hit is a terminal position (Algorithm 1 lines 6-8): one on the winner's
+                    // stones, and on the carrier it would play. One on the carrier alone made
+                    // the table cost CUS nodes in board order (4x4: 1,299,101 against 900,792
+                    // without a table; 147,140 now, with the default table size).
+                    if self.mode == Mode::Utility {
+                        let u = &mut self.util[depth];
+                        u.fill(0);
+                        for c in e.carrier | support {
+                            u[B::bit_of(c)] = 1;
+                        }
+                    }
                     return Some(Res { win: e.pn == 0, mv, carrier: e.carrier, support });
                 }
             }
