@@ -2,7 +2,9 @@
 //!
 //! - `table1`: Rasmussen, Maire and Hayward 2006 Table 1, nodes visited to solve the empty 3x3
 //!   and 4x4 boards by connection-utility search, alpha-beta (boolean negamax) and pattern
-//!   search, without knowledge or tables, beside the paper's numbers.
+//!   search in the paper's configuration (Queenbee's order, no knowledge, no table), then in
+//!   board order, and s.6, the empty 5x5 and 6x6 boards with the table of threat patterns,
+//!   each beside the paper's number with Nash's over it.
 //! - `negamax`: Chen 2025 Table 2.2 and s.5.3–5.8, boolean negamax with and without a table,
 //!   fill-in, H-search (VC verdicts and mustplay) and move ordering, on the empty board and
 //!   every one-move opening of 4x4 and 5x5.
@@ -24,7 +26,7 @@ use std::time::{Duration, Instant};
 use anyhow::Context;
 use nash_board::{Bitboard, MoveList, Position};
 use nash_cli::progress::{Display, Watch};
-use nash_search::{solve, Knowledge, MoveOrdering, SolverConfig, SolverKind};
+use nash_search::{solve, Knowledge, MoveOrdering, SolverConfig, SolverKind, ThreatTable};
 
 /// Arguments of `cargo xtask experiment`.
 #[derive(Debug, clap::Args)]
@@ -108,63 +110,92 @@ fn measure(args: &Args, pos: &Position<Bitboard>, cfg: &SolverConfig) -> (u64, f
     (r.stats.nodes, r.stats.time.as_secs_f64(), r.outcome.wins().is_some())
 }
 
+/// A node count as the table shows it: `>` when the solve hit the budget.
+fn shown(nodes: u64, solved: bool) -> String {
+    if solved {
+        nodes.to_string()
+    } else {
+        format!(">{nodes}")
+    }
+}
+
+/// Nash's count over the paper's, as the table shows it: `1/k` below a tenth.
+fn ratio(nodes: u64, paper: u64) -> String {
+    let r = nodes as f64 / paper as f64;
+    if r >= 0.1 {
+        format!("{r:.2}")
+    } else {
+        format!("1/{:.0}", 1.0 / r)
+    }
+}
+
 fn table1(args: &Args) -> anyhow::Result<()> {
     let paper: [(&str, SolverKind, [u64; 2]); 3] = [
         ("Connection Utility Search", SolverKind::Cus, [2_223, 3_765_784]),
         ("Alpha Beta", SolverKind::Negamax, [3_305, 9_871_596]),
         ("Pattern Search", SolverKind::Pattern, [9_613, 790_811_318]),
     ];
-    args.solves(paper.len() * 2 + 3);
+    args.solves(paper.len() * 4 + 4);
     say!(
         args,
         "Rasmussen, Maire and Hayward 2006, Table 1: nodes visited to solve the empty board"
     );
-    say!(
-        args,
-        "(no knowledge, no table; the paper's static order was Queen-bee, ours is board order)\n"
-    );
-    say!(
-        args,
-        "{:<27} {:>12} {:>12} {:>14} {:>14}",
-        "search",
-        "3x3 paper",
-        "3x3 Nash",
-        "4x4 paper",
-        "4x4 Nash"
-    );
+    say!(args, "(SolverConfig::rasmussen_2006: Queenbee's order, no knowledge, no table)\n");
+    say!(args, "{:<27} {:>5} {:>11} {:>11} {:>8}", "search", "board", "paper", "Nash", "ratio");
     for (name, kind, numbers) in paper {
-        let cfg = budgeted(
-            SolverConfig {
-                kind,
-                use_tt: false,
-                knowledge: Knowledge::none(),
-                ..SolverConfig::default()
-            },
-            args,
-        );
-        let mut row = format!("{name:<27}");
+        let cfg = budgeted(SolverConfig::rasmussen_2006(kind), args);
         for (i, n) in [3usize, 4].into_iter().enumerate() {
             let (nodes, _, solved) = measure(args, &empty(n)?, &cfg);
-            let shown = if solved { nodes.to_string() } else { format!(">{nodes}") };
-            row += &format!(" {:>12} {:>12}", numbers[i], shown);
+            say!(
+                args,
+                "{name:<27} {:>5} {:>11} {:>11} {:>8}",
+                format!("{n}x{n}"),
+                numbers[i],
+                shown(nodes, solved),
+                ratio(nodes, numbers[i])
+            );
         }
-        say!(args, "{row}");
     }
-    let cfg = budgeted(
-        SolverConfig {
-            kind: SolverKind::Cus,
-            knowledge: Knowledge::none(),
-            ..SolverConfig::default()
-        },
+    say!(args, "\nThe same searches in board order (MoveOrdering::None), for comparison:");
+    for (name, kind, numbers) in paper {
+        let mut cfg = SolverConfig::rasmussen_2006(kind);
+        cfg.knowledge.ordering = MoveOrdering::None;
+        let cfg = budgeted(cfg, args);
+        for (i, n) in [3usize, 4].into_iter().enumerate() {
+            let (nodes, _, solved) = measure(args, &empty(n)?, &cfg);
+            say!(
+                args,
+                "{name:<27} {:>5} {:>11} {:>11} {:>8}",
+                format!("{n}x{n}"),
+                numbers[i],
+                shown(nodes, solved),
+                ratio(nodes, numbers[i])
+            );
+        }
+    }
+    say!(
         args,
+        "\ns.6: with the table of threat patterns (ThreatTable::ThreatPatterns), the same order:"
     );
-    say!(args, "\nWith a table of proven threat patterns (the paper's s.6: 5x5 in 165 nodes, 6x6 in 77000):");
-    for n in [3usize, 4, 5] {
-        let (nodes, secs, solved) = measure(args, &empty(n)?, &cfg);
+    let rows: [(&str, SolverKind, usize, Option<u64>); 4] = [
+        ("Connection Utility Search", SolverKind::Cus, 5, Some(165)),
+        ("Connection Utility Search", SolverKind::Cus, 6, Some(77_000)),
+        ("Pattern Search", SolverKind::Pattern, 5, None),
+        ("Pattern Search", SolverKind::Pattern, 6, None),
+    ];
+    for (name, kind, n, number) in rows {
+        let cfg = SolverConfig {
+            threat_table: ThreatTable::ThreatPatterns,
+            ..SolverConfig::rasmussen_2006(kind)
+        };
+        let (nodes, secs, solved) = measure(args, &empty(n)?, &budgeted(cfg, args));
         say!(
             args,
-            "  CUS + table, empty {n}x{n}: {nodes} nodes, {secs:.2}s{}",
-            if solved { "" } else { " (not solved)" }
+            "{name:<27} {:>5} {:>11} {:>11} {:>8}  {secs:.1}s",
+            format!("{n}x{n}"),
+            number.map_or("-".to_string(), |p| p.to_string()),
+            shown(nodes, solved),
+            number.map_or("-".to_string(), |p| ratio(nodes, p))
         );
     }
     Ok(())
@@ -303,7 +334,8 @@ fn ews(args: &Args) -> anyhow::Result<()> {
 /// The experiments.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 enum Experiment {
-    /// Rasmussen, Maire and Hayward 2006 Table 1: CUS, negamax and pattern search on 3x3, 4x4.
+    /// Rasmussen, Maire and Hayward 2006 Table 1 (CUS, negamax and pattern search on 3x3 and
+    /// 4x4) and s.6 (CUS with the table of threat patterns on 5x5 and 6x6).
     Table1,
     /// Chen 2025 Table 2.2 and s.5.3-5.8: negamax with and without each kind of knowledge.
     Negamax,

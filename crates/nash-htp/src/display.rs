@@ -6,9 +6,8 @@ use std::fmt::Write as _;
 
 use nash_board::{BitSet, Cell, Color, Position};
 use nash_play::eval::resistance::Circuit;
-use nash_play::eval::two_distance::TwoDistance;
 use nash_play::{Choice, MoveScore, Proven};
-use nash_vc::{ConnectionKind, HSearchConfig, VcBuilder};
+use nash_vc::{ConnectionKind, HSearchConfig, TwoDistance, VcBuilder};
 
 use crate::engine::with_to_move;
 use crate::HtpError;

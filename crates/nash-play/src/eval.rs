@@ -8,7 +8,8 @@
 //! The evaluations, one file each:
 //! - `resistance.rs`: the electric circuits of Anshelevich 2000 s.3-4 (`resistance`, with
 //!   virtual connections; `resistance-plain`, adjacency only).
-//! - `two_distance.rs`: Queenbee's two-distance and potentials (van Rijswijck 2002 s.3.2).
+//! - Queenbee's two-distance and potentials (van Rijswijck 2002 s.3.2) live in nash-vc
+//!   ([`nash_vc::TwoDistance`]), where the solvers' move ordering reads them too.
 //! - `y_reduction.rs`: Hex embedded in Y and reduced (van Rijswijck 2002 s.4, Table 3).
 //! - `plays.rs`: Horrell et al.'s numPlaysToWin difference, with or without the bridge
 //!   discount; without it, it is also the `shortest-path` evaluation.
@@ -22,7 +23,6 @@ use nash_board::{BitSet, Cell, Position};
 pub mod plays;
 pub mod resistance;
 pub mod shortest;
-pub mod two_distance;
 pub mod y_reduction;
 
 /// The value of a won position for the side that won it; every evaluation stays strictly
@@ -124,7 +124,7 @@ pub struct Evaluator<B: BitSet> {
     kind: EvalKind,
     plays: plays::PlaysToWin,
     circuit: Option<resistance::Circuit<B>>,
-    two: two_distance::TwoDistance<B>,
+    two: nash_vc::TwoDistance<B>,
     pyramid: y_reduction::Pyramid,
 }
 
@@ -135,7 +135,7 @@ impl<B: BitSet> Evaluator<B> {
             kind,
             plays: plays::PlaysToWin::default(),
             circuit: None,
-            two: two_distance::TwoDistance::default(),
+            two: nash_vc::TwoDistance::default(),
             pyramid: y_reduction::Pyramid::default(),
         }
     }

@@ -206,6 +206,10 @@ pub enum MoveOrdering {
     /// than H-score alone (docs/vc.md).
     #[default]
     Resistance,
+    /// Queenbee's static order (van Rijswijck 2000 and 2002 s.3.2): the least sum of both
+    /// players' two-distance potentials first, then centre. The order of the baselines of
+    /// Rasmussen, Maire and Hayward 2006 s.5; it needs no connections.
+    TwoDistance,
 }
 
 /// The knowledge pipeline's switches: each feature can be turned off for an experiment.
@@ -311,6 +315,22 @@ impl Knowledge {
     }
 }
 
+/// How pattern search and connection-utility search reuse what they proved.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
+pub enum ThreatTable {
+    /// Nash's: the transposition table (when `use_tt`), keyed by the position's hash; a hit
+    /// is the same position again.
+    #[default]
+    Positions,
+    /// The paper's (s.6): every solved position adds its threat pattern, the winner's stones
+    /// it needs (support) and the empty cells it needs (carrier), and a position in which a
+    /// stored pattern's support is the winner's and no cell of its carrier the loser's is
+    /// decided without search, whatever the other cells hold. A hit is a terminal position:
+    /// its utilities are one on the pattern's cells. The hash table is not used, and the
+    /// patterns are only kept without fill-in (fill-in's stones have no place in a support).
+    ThreatPatterns,
+}
+
 /// Everything a solve needs to know besides the position.
 #[derive(Clone, Debug)]
 pub struct SolverConfig {
@@ -322,6 +342,9 @@ pub struct SolverConfig {
     pub knowledge: Knowledge,
     /// Use a transposition table (the solvers that can run without one honour `false`).
     pub use_tt: bool,
+    /// What pattern search and connection-utility search keep of the positions they solve
+    /// (Rasmussen, Maire and Hayward 2006 s.6); the other solvers ignore it.
+    pub threat_table: ThreatTable,
     /// Memory limit in MiB that bounds the solve: each worker's knowledge caches are sized
     /// within a share of it and the transposition table (or PNS's and EWS's node store) gets
     /// the rest, so the process stays within the limit plus a few MiB of program.
@@ -346,6 +369,23 @@ pub struct SolverConfig {
     pub progress: Option<Arc<Progress>>,
 }
 
+impl SolverConfig {
+    /// The configuration of Rasmussen, Maire and Hayward 2006's experiments for `kind`
+    /// (negamax stands for their alpha-beta): no knowledge, Queenbee's static move order
+    /// ([`MoveOrdering::TwoDistance`]), no transposition table (s.5, Table 1). For s.6's
+    /// connection-utility search with a table, set `threat_table` to
+    /// [`ThreatTable::ThreatPatterns`]. Nash's defaults keep its own knowledge, order and
+    /// table.
+    pub fn rasmussen_2006(kind: SolverKind) -> SolverConfig {
+        SolverConfig {
+            kind,
+            use_tt: false,
+            knowledge: Knowledge { ordering: MoveOrdering::TwoDistance, ..Knowledge::none() },
+            ..SolverConfig::default()
+        }
+    }
+}
+
 impl Default for SolverConfig {
     fn default() -> SolverConfig {
         SolverConfig {
@@ -353,6 +393,7 @@ impl Default for SolverConfig {
             budget: Budget::default(),
             knowledge: Knowledge::default(),
             use_tt: true,
+            threat_table: ThreatTable::Positions,
             tt_mib: 256,
             threads: 1,
             parallel: Parallel::Auto,

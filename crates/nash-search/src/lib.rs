@@ -77,7 +77,9 @@ mod winning;
 
 pub use analyser::{Analyser, Analysis, Verdict};
 pub use batch::{solve_many, solve_many_each};
-pub use config::{Budget, Knowledge, MoveOrdering, NameError, Parallel, SolverConfig, SolverKind};
+pub use config::{
+    Budget, Knowledge, MoveOrdering, NameError, Parallel, SolverConfig, SolverKind, ThreatTable,
+};
 pub use entry::solve;
 pub use memory::{memory_limit, MemoryLimit};
 pub use outcome::WinningMoves;

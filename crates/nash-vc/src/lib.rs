@@ -1,6 +1,7 @@
 //! Virtual connections for Hex: H-search with the variants of the seeds, incremental update
 //! after a move, and the outputs a solver needs (immediate wins, lost positions, the mustplay,
-//! H-scores and the circuit evaluation of [`Resistance`] for move ordering).
+//! H-scores and the circuit evaluation of [`Resistance`] for move ordering), and Queenbee's
+//! two-distance evaluation ([`TwoDistance`]), which orders the moves of the papers' baselines.
 //!
 //! H-search (Anshelevich 2000 s.4–5) grows a player's connections from the trivial ones
 //! (adjacent ends) by two rules. AND: full connections `x–m` and `m–y` with disjoint carriers
@@ -29,6 +30,7 @@ mod record;
 mod resistance;
 mod store;
 pub mod templates;
+mod two_distance;
 
 pub use config::{HSearchConfig, OrLimit, VariantError};
 pub use hsearch::VcBuilder;
@@ -36,3 +38,4 @@ pub use query::{centre_weight, Connection, ConnectionKind, VcWin};
 pub use record::DerivationStep;
 pub use resistance::{Resistance, ResistanceConfig};
 pub use store::HSearchStats;
+pub use two_distance::TwoDistance;

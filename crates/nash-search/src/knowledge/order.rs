@@ -1,9 +1,10 @@
 //! Move ordering (Chen 2025 s.5.7): a static centre weight per cell, and from the connections
 //! of the position's H-search builder the H-score or the resistance circuit's current, with
-//! ties broken so that the order is deterministic.
+//! ties broken so that the order is deterministic; or Queenbee's two-distance potentials, which
+//! need no connections.
 
 use nash_board::{BitSet, Cell, Geometry, Position};
-use nash_vc::{Resistance, VcBuilder};
+use nash_vc::{Resistance, TwoDistance, VcBuilder};
 
 use crate::config::MoveOrdering;
 
@@ -15,6 +16,11 @@ pub(crate) struct MoveOrderer<B: BitSet> {
     /// Static move score by bit index (higher first).
     centre: Vec<i32>,
     resistance: Resistance<B>,
+    /// The two-distance evaluator and its move scores (for [`MoveOrdering::TwoDistance`]).
+    two: TwoDistance<B>,
+    two_scores: Vec<(Cell, f64)>,
+    /// Minus the potential sum by bit index, of the position ordered last.
+    two_by_bit: Vec<i32>,
     /// The circuit's evaluation for the player to move of the position ordered last, when its
     /// order came from the circuit.
     evaluation: Option<f32>,
@@ -35,7 +41,15 @@ impl<B: BitSet> MoveOrderer<B> {
             }
             centre[B::bit_of(cell)] = w;
         }
-        MoveOrderer { ordering, centre, resistance: Resistance::default(), evaluation: None }
+        MoveOrderer {
+            ordering,
+            centre,
+            resistance: Resistance::default(),
+            two: TwoDistance::default(),
+            two_scores: Vec::new(),
+            two_by_bit: vec![0; B::CAPACITY],
+            evaluation: None,
+        }
     }
 
     /// Whether the ordering reads the connections of an H-search builder.
@@ -98,6 +112,19 @@ impl<B: BitSet> MoveOrderer<B> {
                     let s = (r.score(*c) * 20.0).round() as i32;
                     let h = (vc.h_score(me, *c) * 100.0) as i32;
                     (-s, -h, -score[B::bit_of(*c)], B::bit_of(*c))
+                });
+            }
+            (MoveOrdering::TwoDistance, _) => {
+                // Minus the potential sum, higher first; then centre and board order.
+                self.two_scores.clear();
+                self.two.move_scores(pos, &mut self.two_scores);
+                for &(c, s) in &self.two_scores {
+                    self.two_by_bit[B::bit_of(c)] = s as i32;
+                }
+                let two = &self.two_by_bit;
+                out.sort_unstable_by_key(|c| {
+                    let b = B::bit_of(*c);
+                    (-two[b], -score[b], b)
                 });
             }
             (MoveOrdering::Centre | MoveOrdering::HScore | MoveOrdering::Resistance, _) => {

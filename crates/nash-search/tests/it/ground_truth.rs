@@ -2,7 +2,7 @@
 
 use nash_board::Bitboard;
 use nash_search::{
-    solve, winning_moves, Knowledge, MoveOrdering, Parallel, SolverConfig, SolverKind,
+    solve, winning_moves, Knowledge, MoveOrdering, Parallel, SolverConfig, SolverKind, ThreatTable,
 };
 
 use crate::support::{names, solved_up_to, Solved};
@@ -70,6 +70,29 @@ fn connection_utility_search_agrees_up_to_4x4() {
     let mut cfg = config(SolverKind::Cus, Knowledge::none());
     cfg.use_tt = false;
     check(&cfg, &solved_up_to(3), true);
+}
+
+/// Rasmussen, Maire and Hayward 2006's configuration (Queenbee's order, no knowledge, no
+/// table), and with its table of threat patterns (s.6): with that order, with board order, and
+/// with virtual connections (whose verdicts make the supports all the winner's stones).
+#[test]
+fn the_threat_pattern_table_agrees_up_to_5x5() {
+    for kind in [SolverKind::Pattern, SolverKind::Cus] {
+        let paper = SolverConfig { tt_mib: 8, ..SolverConfig::rasmussen_2006(kind) };
+        check(&paper, &solved_up_to(4), true);
+        let table = SolverConfig { threat_table: ThreatTable::ThreatPatterns, ..paper };
+        check(&table, &solved_up_to(4), true);
+        check(&table, &solved_up_to(5), false);
+        let mut board_order = table.clone();
+        board_order.knowledge.ordering = MoveOrdering::None;
+        check(&board_order, &solved_up_to(4), true);
+        let vc = SolverConfig {
+            knowledge: Knowledge { fill_in: false, ..Knowledge::default() },
+            ..table.clone()
+        };
+        check(&vc, &solved_up_to(4), true);
+        check(&vc, &solved_up_to(5), false);
+    }
 }
 
 #[test]

@@ -10,6 +10,7 @@ mod ground_truth;
 mod persistent;
 mod progress;
 mod pv;
+mod rasmussen;
 mod support;
 mod symmetry;
 mod templates;
