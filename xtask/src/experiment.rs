@@ -142,35 +142,28 @@ fn table1(args: &Args) -> anyhow::Result<()> {
     );
     say!(args, "(SolverConfig::rasmussen_2006: Queenbee's order, no knowledge, no table)\n");
     say!(args, "{:<27} {:>5} {:>11} {:>11} {:>8}", "search", "board", "paper", "Nash", "ratio");
-    for (name, kind, numbers) in paper {
-        let cfg = budgeted(SolverConfig::rasmussen_2006(kind), args);
-        for (i, n) in [3usize, 4].into_iter().enumerate() {
-            let (nodes, _, solved) = measure(args, &empty(n)?, &cfg);
-            say!(
-                args,
-                "{name:<27} {:>5} {:>11} {:>11} {:>8}",
-                format!("{n}x{n}"),
-                numbers[i],
-                shown(nodes, solved),
-                ratio(nodes, numbers[i])
-            );
+    // The paper's order, then board order (MoveOrdering::None) for comparison.
+    for ordering in [None, Some(MoveOrdering::None)] {
+        if ordering.is_some() {
+            say!(args, "\nThe same searches in board order (MoveOrdering::None), for comparison:");
         }
-    }
-    say!(args, "\nThe same searches in board order (MoveOrdering::None), for comparison:");
-    for (name, kind, numbers) in paper {
-        let mut cfg = SolverConfig::rasmussen_2006(kind);
-        cfg.knowledge.ordering = MoveOrdering::None;
-        let cfg = budgeted(cfg, args);
-        for (i, n) in [3usize, 4].into_iter().enumerate() {
-            let (nodes, _, solved) = measure(args, &empty(n)?, &cfg);
-            say!(
-                args,
-                "{name:<27} {:>5} {:>11} {:>11} {:>8}",
-                format!("{n}x{n}"),
-                numbers[i],
-                shown(nodes, solved),
-                ratio(nodes, numbers[i])
-            );
+        for (name, kind, numbers) in paper {
+            let mut cfg = SolverConfig::rasmussen_2006(kind);
+            if let Some(o) = ordering {
+                cfg.knowledge.ordering = o;
+            }
+            let cfg = budgeted(cfg, args);
+            for (i, n) in [3usize, 4].into_iter().enumerate() {
+                let (nodes, _, solved) = measure(args, &empty(n)?, &cfg);
+                say!(
+                    args,
+                    "{name:<27} {:>5} {:>11} {:>11} {:>8}",
+                    format!("{n}x{n}"),
+                    numbers[i],
+                    shown(nodes, solved),
+                    ratio(nodes, numbers[i])
+                );
+            }
         }
     }
     say!(
