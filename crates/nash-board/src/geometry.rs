@@ -40,6 +40,12 @@ pub enum Symmetry {
 }
 
 impl Symmetry {
+    /// The image of a cell or edge on a `cols` x `rows` board, without building its
+    /// geometry ([`Geometry::map_cell`] checks that the board has the symmetry; this does not).
+    pub fn map_cell_on(self, cols: u8, rows: u8, cell: Cell) -> Cell {
+        map_cell(cols, rows, self, cell)
+    }
+
     /// All four symmetries; the last two exist only on square boards.
     pub const ALL: [Symmetry; 4] =
         [Symmetry::Identity, Symmetry::Rotate180, Symmetry::Transpose, Symmetry::AntiTranspose];

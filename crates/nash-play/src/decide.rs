@@ -119,7 +119,7 @@ pub fn decide(
             elapsed: start.elapsed(),
         };
     }
-    let mut swap_ok = settings.allow_swap && swap_legal(pos);
+    let swap_ok = settings.allow_swap && swap_legal(pos);
     // The table's answer to the opening: a swap ends the decision, a reply leaves it to the
     // solver and the player, without a swap unless the solver proves the opening won.
     let table = if swap_ok { table_entry(pos) } else { None };
@@ -187,12 +187,11 @@ pub fn decide(
         budget.time.map(|t| t.saturating_sub(start.elapsed()).max(Duration::from_millis(1)));
     left.solved = left.solved || !solve_time.is_zero();
     let choice = choose_within(pos, player, &left);
-    if table.is_some() {
-        // The table said to answer the opening; a player that would swap plays its best cell.
-        swap_ok = false;
-        if proven.is_none() {
-            proven = table.filter(|e| e.source == Source::Proof).map(|_| Color::White);
-        }
+    // Where the table said to answer the opening, a player that would swap plays its best
+    // cell instead, and the table's proof is the value.
+    let player_may_swap = swap_ok && table.is_none();
+    if proven.is_none() {
+        proven = table.filter(|e| e.source == Source::Proof).map(|_| Color::White);
     }
     let best_cell = || {
         choice
@@ -202,7 +201,7 @@ pub fn decide(
             .map(|m| Move::Cell(m.cell))
     };
     let mv = match choice.mv {
-        Move::SwapSides | Move::SwapPieces if swap_ok => Move::SwapPieces,
+        Move::SwapSides | Move::SwapPieces if player_may_swap => Move::SwapPieces,
         Move::Resign => Move::Resign,
         Move::Cell(c) if pos.is_empty_cell(c) => Move::Cell(c),
         Move::SwapSides | Move::SwapPieces if table.is_some() => {

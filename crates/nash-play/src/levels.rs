@@ -6,9 +6,9 @@
 //! UCT with random playouts (1 to 3), then RAVE (4 to 6), then bridge playouts (7 and 8),
 //! each drawing its move with a temperature (`temp`) that falls as the levels rise; then
 //! `best`'s knowledge (9) and `best` itself (10). On 9x9 `best` plays at one strength from 30
-//! to about 1,500 playouts (its root's knowledge decides, docs/players.md "Levels"), so level
+//! to about 1,500 playouts (its root's knowledge decides, docs/levels.md), so level
 //! 9 is at 400 and level 10 at its own 5,000. The measured Elo of each level is in
-//! docs/players.md ("Levels").
+//! docs/levels.md.
 
 use crate::spec::{Spec, SpecError};
 

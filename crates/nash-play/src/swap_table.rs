@@ -16,7 +16,7 @@ use std::collections::HashMap;
 use std::fmt;
 use std::sync::OnceLock;
 
-use nash_board::Cell;
+use nash_board::{Cell, Symmetry};
 
 /// The table as shipped.
 const SHIPPED: &str = include_str!("swap-table.tsv");
@@ -139,10 +139,11 @@ pub struct SwapTable {
     rows: HashMap<(usize, Cell), Entry>,
 }
 
-/// `cell` turned half a circle on the `size` x `size` board.
+/// `cell` turned half a circle on the `size` x `size` board (sizes are at most
+/// `nash_board::MAX_SIDE`, so they fit a `u8`).
 pub fn rotate(size: usize, cell: Cell) -> Cell {
-    let last = size as u8 - 1;
-    Cell::at(last - cell.col(), last - cell.row())
+    let n = size as u8;
+    Symmetry::Rotate180.map_cell_on(n, n, cell)
 }
 
 impl SwapTable {

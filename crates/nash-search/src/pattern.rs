@@ -6,9 +6,10 @@
 //! Both return a threat pattern (carrier) with every value: a win's carrier is the winning move
 //! plus the child's loss carrier; a loss's carrier is the union of the opponent's threats, and
 //! after each refuted move only the moves inside its threat remain (the mustplay region).
-//! Each result also carries its support, the winner's stones the pattern needs: the winning
-//! group at a terminal position, a child's support less the winning move, the union of the
-//! refutations' supports.
+//! With the table of threat patterns each result also carries its support, the winner's
+//! stones the pattern needs: the winning group at a terminal position, a child's support less
+//! the winning move, the union of the refutations' supports (without the table it stays empty
+//! below the decided positions, and nothing reads it).
 //! Connection-utility search also counts, per cell, the terminal positions where the winner
 //! held that cell, and re-sorts the remaining moves by that count after every refutation.
 
@@ -301,7 +302,10 @@ impl<B: BitSet> Search<'_, B> {
             let r = if self.pos.winner() == Some(me) {
                 self.stats.nodes += 1;
                 self.terminal_util(depth + 1, me);
-                let support = winning_chain(&self.pos, m, me);
+                // Only the table of threat patterns reads supports: the chain is not
+                // worked out for every terminal position of the other searches.
+                let support =
+                    if self.threats.is_some() { winning_chain(&self.pos, m, me) } else { B::EMPTY };
                 Some(Res { win: false, mv: None, carrier: B::EMPTY, support })
             } else {
                 self.search(depth + 1)
