@@ -213,8 +213,13 @@ impl SampleFile {
         let io_err = |source| SampleError::Io { path: path.to_path_buf(), source };
         let exists = path.exists();
         let end = if exists { scan(path, |_| Ok(()))?.1 } else { 0 };
-        let mut file =
-            OpenOptions::new().create(true).read(true).write(true).open(path).map_err(io_err)?;
+        let mut file = OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .read(true)
+            .write(true)
+            .open(path)
+            .map_err(io_err)?;
         if exists {
             file.set_len(end).map_err(io_err)?;
             file.seek(SeekFrom::Start(end)).map_err(io_err)?;
