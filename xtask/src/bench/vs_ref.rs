@@ -35,7 +35,8 @@ pub struct Args {
     #[arg(long)]
     nash: Option<PathBuf>,
     /// Position sets, in order (comma-separated): `7x7` (the 49 one-move openings), `8x8` (the
-    /// empty board), `8x8-openings` (the 64 one-move openings).
+    /// empty board), `8x8-openings` (the 64 one-move openings), `8x8-hard` (the sixteen
+    /// one-move openings that take the solvers longest; run it with `--time-limit 900`).
     #[arg(long, value_delimiter = ',', default_values_t = [Set::Seven, Set::Eight])]
     sets: Vec<Set>,
     /// Only these positions (opening cells, `-` for an empty board), space- or comma-separated.
@@ -75,7 +76,16 @@ enum Set {
     /// The 64 one-move 8x8 openings.
     #[value(name = "8x8-openings")]
     EightOpenings,
+    /// The sixteen one-move 8x8 openings that take the solvers longest ([`HARD_8X8`]).
+    #[value(name = "8x8-hard")]
+    EightHard,
 }
+
+/// The hardest one-move 8x8 openings for both solvers: the ten on which Nash took longer than
+/// MoHex in total (b1 to g4), and six more of the slowest of the 8x8 map (h1 to a4).
+const HARD_8X8: [&str; 16] = [
+    "b1", "d1", "e1", "f1", "c2", "f2", "a3", "b3", "h3", "g4", "h1", "h2", "g3", "h4", "b4", "a4",
+];
 
 impl std::fmt::Display for Set {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -83,6 +93,7 @@ impl std::fmt::Display for Set {
             Set::Seven => "7x7",
             Set::Eight => "8x8",
             Set::EightOpenings => "8x8-openings",
+            Set::EightHard => "8x8-hard",
         })
     }
 }
@@ -92,6 +103,17 @@ impl Set {
         Ok(match self {
             Set::Seven => openings(7)?,
             Set::EightOpenings => openings(8)?,
+            Set::EightHard => {
+                let hard: Vec<Case> = openings(8)?
+                    .into_iter()
+                    .filter(|c| HARD_8X8.contains(&c.label.as_str()))
+                    .collect();
+                anyhow::ensure!(
+                    hard.len() == HARD_8X8.len(),
+                    "8x8-hard: the 8x8 map lacks an opening"
+                );
+                hard
+            }
             // First player wins every empty n×n board.
             Set::Eight => vec![Case {
                 label: "-".into(),
@@ -522,6 +544,13 @@ fn summary(totals: &[[f64; 3]]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_hard_set_is_sixteen_8x8_openings() {
+        let hard = Set::EightHard.cases().expect("the hard set");
+        assert_eq!(hard.len(), 16);
+        assert!(hard.iter().all(|c| c.pos.cols() == 8 && c.pos.num_steps() == 1));
+    }
 
     #[test]
     fn medians_of_odd_and_even_counts() {
