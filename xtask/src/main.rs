@@ -35,8 +35,8 @@ enum Task {
     Regress(regress::Args),
     /// Run GoGui .tst regression suites against `nash htp`.
     RegressTst(regress_tst::Args),
-    /// Benchmarks: `board`, `ica`, `vc` (criterion), `solve` (the solving tables) and `play`
-    /// (the players' speed).
+    /// Benchmarks: `board`, `ica`, `vc` (criterion), `solve` (the solving tables), `play`
+    /// (the players' speed) and `net` (the net's inference speed).
     Bench(bench::Args),
     /// Verify every shipped inferior-cell pattern by brute force.
     VerifyPatterns(verify_patterns::Args),
