@@ -205,7 +205,6 @@ impl Net {
         &mut self.params
     }
 
-    #[allow(dead_code)]
     pub(crate) fn layout(&self) -> &Layout {
         &self.layout
     }
