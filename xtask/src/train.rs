@@ -393,6 +393,8 @@ fn run_with(args: Args, say: &dyn Fn(String)) -> anyhow::Result<()> {
                 .iter()
                 .enumerate()
                 .map(|(i, &k)| {
+                    // A fair coin from the step and the slot (the hash of `held_out`), so
+                    // that a resumed run turns the same examples.
                     let turn = !args.no_augment && held_out(state.steps * 65_537 + i as u64, 50);
                     if turn {
                         from_sample(&rotated(&train[k]), args.planes)
