@@ -440,7 +440,8 @@ mod tests {
         let mut c = SmallPosition::square(7).unwrap();
         c.play(Cell::at(0, 0)).unwrap();
         c.play(Cell::at(3, 4)).unwrap();
-        let batch = [a, b, c];
+        // Four rounds of the three (712 grid cells) take two passes.
+        let batch: Vec<SmallPosition> = [a, b, c].iter().cycle().take(12).cloned().collect();
         let mut ev = Evaluator::new(net.clone());
         let together = ev.evaluate(&batch).to_vec();
         for (pos, want) in batch.iter().zip(&together) {
