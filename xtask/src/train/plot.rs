@@ -12,17 +12,15 @@ fn escape(text: &str) -> String {
     text.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;")
 }
 
-/// A short label for a tick value.
-fn tick_label(v: f64) -> String {
-    if v == 0.0 {
-        "0".to_owned()
-    } else if v.abs() >= 1000.0 {
-        format!("{v:.0}")
-    } else if v.abs() >= 10.0 {
-        format!("{v:.1}")
-    } else {
-        format!("{v:.3}")
-    }
+/// A tick value's label, with as many decimals as an axis spanning `span` needs.
+fn tick_label(v: f64, span: f64) -> String {
+    let decimals = match span {
+        s if s >= 40.0 => 0,
+        s if s >= 4.0 => 1,
+        s if s >= 0.4 => 2,
+        _ => 3,
+    };
+    format!("{v:.decimals$}")
 }
 
 /// A chart of the series against a shared x axis, with four ticks on each axis and a legend;
@@ -64,7 +62,7 @@ pub fn line_chart(title: &str, x_label: &str, y_label: &str, series: &[Series<'_
             py(y),
             x0 - 8.0,
             py(y) + 4.0,
-            tick_label(y)
+            tick_label(y, y_span)
         );
         let x = x_lo + x_span * f64::from(k) / 4.0;
         s += &format!(
@@ -73,7 +71,7 @@ pub fn line_chart(title: &str, x_label: &str, y_label: &str, series: &[Series<'_
             px(x),
             y0 + 5.0,
             y0 + 18.0,
-            tick_label(x)
+            tick_label(x, x_span)
         );
     }
     s += &format!(
