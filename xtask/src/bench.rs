@@ -1,11 +1,13 @@
 //! `cargo xtask bench <area>`: criterion benchmarks per crate, the solving tables, the
-//! players' speed, and the solver side by side with a reference engine.
+//! players' speed, the policy and value net's inference speed, and the solver side by side
+//! with a reference engine.
 
 use std::process::Command;
 
 use anyhow::{bail, Context};
 use clap::Subcommand;
 
+mod net;
 mod play;
 mod solve;
 mod vs_ref;
@@ -30,6 +32,8 @@ enum Area {
     Solve(solve::Args),
     /// The players' speed: nodes per second and depth reached per move.
     Play(play::Args),
+    /// The policy and value net's inference speed: evaluations a second at batch 1, 8, 32.
+    Net(net::Args),
     /// Nash's df-pn against another HTP engine's (MoHex), the same positions in one run.
     VsRef(vs_ref::Args),
 }
@@ -49,6 +53,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         Area::Vc(c) => ("nash-vc", c.rest),
         Area::Solve(a) => return solve::run(a),
         Area::Play(a) => return play::run(a),
+        Area::Net(a) => return net::run(a),
         Area::VsRef(a) => return vs_ref::run(a),
     };
     let status = Command::new(env!("CARGO"))
