@@ -18,6 +18,7 @@ mod soak;
 mod swap_table;
 mod templates;
 mod tournament;
+mod train;
 mod verify_patterns;
 mod web;
 
@@ -73,6 +74,9 @@ enum Task {
     /// Build the browser page into a folder (`--out`, default target/web); `--check` drives it
     /// in headless Chromium against the `nash` binary, `--serve PORT` serves it (docs/web.md).
     Web(web::Args),
+    /// Train the policy and value net on self-play sample files (`--data DIR` of `*.nsp`):
+    /// checkpoints, a TSV of the curves and their SVG plots in `--out` (resumed when rerun).
+    Train(train::Args),
     /// Serve HTP with Nash's engine, as `nash htp` does (tests of the tournament play it
     /// without building the `nash` binary).
     #[command(hide = true)]
@@ -127,6 +131,7 @@ fn main() -> anyhow::Result<()> {
         Task::Web(a) => web::run(a),
         Task::ClusterDemo(a) => cluster_demo::run(a),
         Task::Soak(a) => soak::run(a),
+        Task::Train(a) => train::run(a),
         Task::Htp(a) => {
             let mut engine = nash_htp::Engine::with_player(&a.player)?;
             let stdin = std::io::BufReader::new(std::io::stdin());

@@ -7,6 +7,7 @@
 //!   and bottom, with the board's edges as a ring of stones.
 //! - [`net`]: the residual convolutional net ([`Arch`], [`Net`]) and batched inference
 //!   ([`Evaluator`], [`Evaluation`]), for any board size.
+//! - [`train`]: gradients by backpropagation and the Adam optimizer ([`Trainer`]).
 //! - [`weights`]: the versioned, checksummed weights file.
 //! - [`sample`]: one position of a self-play game with the search's visit counts, the game's
 //!   result and, where the solver proved it, the exact value; and the file that holds them.
@@ -35,11 +36,13 @@ use std::path::PathBuf;
 pub mod net;
 pub mod planes;
 pub mod sample;
+pub mod train;
 pub mod weights;
 
 pub use net::{Arch, Evaluation, Evaluator, Net};
 pub use planes::PlaneSet;
 pub use sample::{Sample, SampleError, SampleFile, SampleMove};
+pub use train::{TrainSettings, Trainer};
 
 /// What goes wrong with a net: its weights file, its architecture or a sample it is given.
 #[derive(Debug, thiserror::Error)]

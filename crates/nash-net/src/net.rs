@@ -205,7 +205,6 @@ impl Net {
         &mut self.params
     }
 
-    #[allow(dead_code)]
     pub(crate) fn layout(&self) -> &Layout {
         &self.layout
     }
@@ -227,6 +226,10 @@ pub struct Evaluation {
     /// The value for the side to move, in [-1, 1]: +1 a sure win.
     pub value: f32,
 }
+
+/// Grid cells per pass of [`Evaluator::evaluate`]: runs of 256 to 1,024 cells measured
+/// alike, and a whole batch of 32 11x11 positions (5,408 cells) about 10% slower.
+const CHUNK_PIXELS: usize = 512;
 
 /// Reusable buffers for batched inference with one net: after the first batch of a given
 /// size, evaluating allocates nothing.
@@ -285,6 +288,27 @@ impl Evaluator {
     /// Evaluates a batch of positions (any sizes, mixed) in one pass; the answers, in the
     /// positions' order, stay valid until the next call.
     pub fn evaluate<B: BitSet>(&mut self, positions: &[Position<B>]) -> &[Evaluation] {
+        if self.evals.len() < positions.len() {
+            self.evals.resize_with(positions.len(), Evaluation::default);
+        }
+        // Positions go through in runs of about [`CHUNK_PIXELS`] grid cells, so that the unfolded
+        // columns of a convolution stay in cache: a larger matrix product gains nothing here.
+        let mut start = 0;
+        while start < positions.len() {
+            let mut end = start;
+            let mut pixels = 0;
+            while end < positions.len() && (end == start || pixels < CHUNK_PIXELS) {
+                pixels += (positions[end].cols() + 2) * (positions[end].rows() + 2);
+                end += 1;
+            }
+            self.run(&positions[start..end], start);
+            start = end;
+        }
+        &self.evals[..positions.len()]
+    }
+
+    /// Evaluates `positions` into `self.evals[first..]`.
+    fn run<B: BitSet>(&mut self, positions: &[Position<B>], first: usize) {
         let net = &*self.net;
         let arch = net.arch;
         let (np, f, h) = (arch.planes.count(), arch.filters, arch.hidden);
@@ -351,13 +375,10 @@ impl Evaluator {
             }
         }
 
-        if self.evals.len() < positions.len() {
-            self.evals.resize_with(positions.len(), Evaluation::default);
-        }
         for (i, (frame, g)) in self.frames.iter().zip(&self.grids).enumerate() {
             let empty = &self.input[2 * pixels + g.offset..2 * pixels + g.offset + g.pixels()];
             let logits = &self.logits[g.offset..g.offset + g.pixels()];
-            let eval = &mut self.evals[i];
+            let eval = &mut self.evals[first + i];
             eval.policy.clear();
             let mut max = f32::NEG_INFINITY;
             for q in frame.board_pixels() {
@@ -392,7 +413,6 @@ impl Evaluator {
             let v: f32 = w2.iter().zip(hidden.iter()).map(|(a, b)| a * b).sum();
             eval.value = (v + p[lay.value2_b]).tanh();
         }
-        &self.evals[..positions.len()]
     }
 
     /// Evaluates one position.

@@ -107,7 +107,6 @@ pub fn im2col(input: &[f32], channels: usize, pixels: usize, grids: &[Grid], col
 
 /// The adjoint of [`im2col`]: adds each column entry of `cols` back to the input cell it was
 /// read from, into `input` (`channels × pixels`, overwritten).
-#[allow(dead_code)]
 pub fn col2im(cols: &[f32], channels: usize, pixels: usize, grids: &[Grid], input: &mut [f32]) {
     let input = &mut input[..channels * pixels];
     input.fill(0.0);
