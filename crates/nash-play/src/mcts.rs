@@ -68,12 +68,18 @@ setting_names!(Order { Circuit => "circuit", Patterns => "patterns", Both => "bo
 setting_names!(Spread { Rank => "rank", Strength => "strength" });
 setting_names!(Parallel { Root => "root", Tree => "tree" });
 
-/// The `net` setting: no network, or the weights file of one (`nash_net`).
+/// The `net` setting: no network, the one that ships with the player, or the weights file of
+/// one (`nash_net`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) enum NetFile {
     Off,
+    Builtin,
     Path(std::path::PathBuf),
 }
+
+/// The weights of the net that ships with the players (`net=builtin`), trained by `cargo xtask
+/// train` on the games of `cargo xtask selfplay` (docs/net.md).
+const BUILTIN_NET: &[u8] = include_bytes!("net.nnw");
 
 impl FromStr for NetFile {
     type Err = UnknownValue;
@@ -81,6 +87,7 @@ impl FromStr for NetFile {
     fn from_str(s: &str) -> Result<NetFile, UnknownValue> {
         match s {
             "off" => Ok(NetFile::Off),
+            "builtin" => Ok(NetFile::Builtin),
             "" => Err(UnknownValue(s.to_owned())),
             path => Ok(NetFile::Path(path.into())),
         }
@@ -91,6 +98,7 @@ impl std::fmt::Display for NetFile {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             NetFile::Off => f.write_str("off"),
+            NetFile::Builtin => f.write_str("builtin"),
             NetFile::Path(p) => write!(f, "{}", p.display()),
         }
     }
@@ -221,15 +229,19 @@ impl Config {
     /// Loads the net the `net` setting names. A file that cannot be read is a warning, and the
     /// player goes on without a net, as with `net=off`.
     pub(crate) fn load_net(&mut self) {
-        self.loaded_net = match &self.net {
-            NetFile::Off => None,
-            NetFile::Path(path) => match nash_net::Net::load(path) {
-                Ok(net) => Some(Arc::new(net)),
-                Err(e) => {
-                    tracing::warn!("{e}: playing without the net");
-                    None
-                }
-            },
+        let net = match &self.net {
+            NetFile::Off => return self.loaded_net = None,
+            NetFile::Builtin => {
+                nash_net::weights::from_bytes(BUILTIN_NET, std::path::Path::new("builtin net"))
+            }
+            NetFile::Path(path) => nash_net::Net::load(path),
+        };
+        self.loaded_net = match net {
+            Ok(net) => Some(Arc::new(net)),
+            Err(e) => {
+                tracing::warn!("{e}: playing without the net");
+                None
+            }
         };
     }
 
@@ -295,7 +307,7 @@ settings_table!(Config {
     "swap" => swap: ON_OFF;
     "temp" => temp: "a temperature from 0 (the most visited move) to 100",
         if |t| (0.0..=100.0).contains(t);
-    "net" => net: "off or a weights file";
+    "net" => net: "off, builtin or a weights file";
 });
 
 /// Where the order of a node's moves (for the priors and the progressive bias) comes from.
@@ -739,4 +751,19 @@ pub fn playouts(
             .count() as u64
     });
     Ok(PlayoutStats { playouts: count, wins, elapsed: start.elapsed() })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_builtin_net_loads() {
+        let mut cfg = Config { net: NetFile::Builtin, ..Config::new("best") };
+        cfg.load_net();
+        assert!(cfg.loaded_net.is_some(), "the shipped weights do not load");
+        cfg.net = NetFile::Off;
+        cfg.load_net();
+        assert!(cfg.loaded_net.is_none());
+    }
 }
