@@ -68,6 +68,42 @@ setting_names!(Order { Circuit => "circuit", Patterns => "patterns", Both => "bo
 setting_names!(Spread { Rank => "rank", Strength => "strength" });
 setting_names!(Parallel { Root => "root", Tree => "tree" });
 
+/// The `net` setting: no network, the one that ships with the player, or the weights file of
+/// one (`nash_net`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum NetFile {
+    Off,
+    Builtin,
+    Path(std::path::PathBuf),
+}
+
+/// The weights of the net that ships with the players (`net=builtin`), trained by `cargo xtask
+/// train` on the games of `cargo xtask selfplay` (docs/net.md).
+const BUILTIN_NET: &[u8] = include_bytes!("net.nnw");
+
+impl FromStr for NetFile {
+    type Err = UnknownValue;
+
+    fn from_str(s: &str) -> Result<NetFile, UnknownValue> {
+        match s {
+            "off" => Ok(NetFile::Off),
+            "builtin" => Ok(NetFile::Builtin),
+            "" => Err(UnknownValue(s.to_owned())),
+            path => Ok(NetFile::Path(path.into())),
+        }
+    }
+}
+
+impl std::fmt::Display for NetFile {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            NetFile::Off => f.write_str("off"),
+            NetFile::Builtin => f.write_str("builtin"),
+            NetFile::Path(p) => write!(f, "{}", p.display()),
+        }
+    }
+}
+
 /// Everything a Monte Carlo player is built from; the registry gives each named player its
 /// defaults, and every one of them is a setting of the spec.
 #[derive(Clone, Debug)]
@@ -145,6 +181,11 @@ pub(crate) struct Config {
     /// with probability proportional to `visits^(1 / temp)` among the root moves not proven
     /// lost, from random numbers of `seed` and the position, so the choice is deterministic.
     pub(crate) temp: f64,
+    /// The policy and value network: its policy orders a node's moves and gives their priors
+    /// at expansion (the patterns' role), its value is the node's evaluation (with `value`).
+    pub(crate) net: NetFile,
+    /// The net `net` names, once loaded (`None` when off or when it could not be read).
+    pub(crate) loaded_net: Option<Arc<nash_net::Net>>,
 }
 
 impl Config {
@@ -180,7 +221,28 @@ impl Config {
             seed: 1,
             swap: false,
             temp: 0.0,
+            net: NetFile::Off,
+            loaded_net: None,
         }
+    }
+
+    /// Loads the net the `net` setting names. A file that cannot be read is a warning, and the
+    /// player goes on without a net, as with `net=off`.
+    pub(crate) fn load_net(&mut self) {
+        let net = match &self.net {
+            NetFile::Off => return self.loaded_net = None,
+            NetFile::Builtin => {
+                nash_net::weights::from_bytes(BUILTIN_NET, std::path::Path::new("builtin net"))
+            }
+            NetFile::Path(path) => nash_net::Net::load(path),
+        };
+        self.loaded_net = match net {
+            Ok(net) => Some(Arc::new(net)),
+            Err(e) => {
+                tracing::warn!("{e}: playing without the net");
+                None
+            }
+        };
     }
 
     /// The knowledge pipeline's switches, when any knowledge is on.
@@ -245,6 +307,7 @@ settings_table!(Config {
     "swap" => swap: ON_OFF;
     "temp" => temp: "a temperature from 0 (the most visited move) to 100",
         if |t| (0.0..=100.0).contains(t);
+    "net" => net: "off, builtin or a weights file";
 });
 
 /// Where the order of a node's moves (for the priors and the progressive bias) comes from.
@@ -368,7 +431,8 @@ impl Mcts {
         swap::rule(pos, self.cfg.swap, choice)
     }
 
-    pub(crate) fn new(cfg: Config) -> Mcts {
+    pub(crate) fn new(mut cfg: Config) -> Mcts {
+        cfg.load_net();
         Mcts { cfg, state: PerWidth::new() }
     }
 
@@ -687,4 +751,19 @@ pub fn playouts(
             .count() as u64
     });
     Ok(PlayoutStats { playouts: count, wins, elapsed: start.elapsed() })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_builtin_net_loads() {
+        let mut cfg = Config { net: NetFile::Builtin, ..Config::new("best") };
+        cfg.load_net();
+        assert!(cfg.loaded_net.is_some(), "the shipped weights do not load");
+        cfg.net = NetFile::Off;
+        cfg.load_net();
+        assert!(cfg.loaded_net.is_none());
+    }
 }

@@ -24,6 +24,7 @@ use std::time::Duration;
 
 use nash_board::clock::Instant;
 use nash_board::{BitSet, Cell, Color, Geometry, Position};
+use nash_net::Evaluator;
 use nash_search::{Analyser, Analysis, Verdict};
 
 use super::playout::{Filled, Playouts, Rng};
@@ -249,6 +250,11 @@ impl Node {
             let p = 1.0 / (1.0 + (e / cfg.vscale).exp());
             self.eval.store((p as f32).to_bits(), Relaxed);
         }
+    }
+
+    /// Records the win rate `p` of the node's mover from an evaluation of its own (the net's).
+    fn set_win_rate(&self, p: f64) {
+        self.eval.store((p as f32).to_bits(), Relaxed);
     }
 
     pub(crate) fn stats(&self) -> Stats {
@@ -604,8 +610,10 @@ pub(crate) struct Worker<B: BitSet> {
     shuffled: Vec<u16>,
     /// The local-pattern matcher and weights, with `order=patterns` or `order=both`.
     patterns: Option<(Matcher<B>, &'static Weights)>,
-    /// The pattern weight of each cell (by bit) at the node being ordered.
+    /// The pattern weight, or the net's prior, of each cell (by bit) at the node being ordered.
     gammas: Vec<f32>,
+    /// The policy and value network's evaluator, with a net loaded.
+    net: Option<Evaluator>,
     /// The cells the knowledge filled (Black's, White's) at the positions it analysed, by
     /// their hash, direct-mapped: with `playfill`, a playout starts from the fill of the nodes
     /// on its path. A slot is the position's hash and the two fills.
@@ -638,6 +646,7 @@ impl<B: BitSet> Worker<B> {
                 && (cfg.prior > 0.0 || cfg.bias > 0.0))
                 .then(|| (Matcher::new(geom), patterns::builtin())),
             gammas: vec![0.0; B::CAPACITY],
+            net: cfg.loaded_net.clone().map(Evaluator::new),
             iterations: 0,
             depth: 0,
         }
@@ -807,7 +816,10 @@ impl<B: BitSet> Worker<B> {
         // With the patterns, the children are ranked by them, and a circuit order (with
         // `order=both`) adds its priors after.
         self.circuit.clear();
-        if self.patterns.is_some() {
+        if self.net.is_some() {
+            std::mem::swap(&mut self.order, &mut self.circuit);
+            self.net_order(pos, moves, n, cfg);
+        } else if self.patterns.is_some() {
             std::mem::swap(&mut self.order, &mut self.circuit);
             self.pattern_order(pos, moves);
         }
@@ -827,7 +839,8 @@ impl<B: BitSet> Worker<B> {
                 c.init(usize::from(b), (0.0, 0.0));
             }
         } else {
-            let by_strength = self.patterns.is_some() && cfg.spread == Spread::Strength;
+            let by_strength =
+                self.net.is_some() || (self.patterns.is_some() && cfg.spread == Spread::Strength);
             let strongest = self.order.first().map_or(1.0, |&c| self.gammas[B::bit_of(c)]);
             for (rank, (c, &cell)) in children.iter().zip(&self.order).enumerate() {
                 let bit = B::bit_of(cell);
@@ -887,7 +900,10 @@ impl<B: BitSet> Worker<B> {
                 if cfg.order != Order::Patterns && (cfg.prior > 0.0 || cfg.bias > 0.0) {
                     a.order(pos, moves, &mut self.order);
                 }
-                evaluate(a, pos, moves, n, cfg, &self.order, &mut self.circuit);
+                // The net's value, given at expansion, stands.
+                if self.net.is_none() {
+                    evaluate(a, pos, moves, n, cfg, &self.order, &mut self.circuit);
+                }
                 a.undo(pos, &an);
                 for c in children {
                     if !moves.has_bit(c.bit()) {
@@ -909,6 +925,28 @@ impl<B: BitSet> Worker<B> {
         for b in moves.bits() {
             let (ring, full) = matcher.codes(pos, b);
             self.gammas[b] = weights.gamma(ring, full);
+        }
+        let g = &self.gammas;
+        self.order
+            .sort_unstable_by(|&a, &b| g[B::bit_of(b)].total_cmp(&g[B::bit_of(a)]).then(a.cmp(&b)));
+    }
+
+    /// Writes `moves` into `self.order` by the net's prior in `pos`, strongest first (equals by
+    /// cell), with the priors in `self.gammas`; the net's value becomes `node`'s evaluation
+    /// (with `value` on).
+    fn net_order(&mut self, pos: &Position<B>, moves: B, node: &Node, cfg: &Config) {
+        let Some(net) = self.net.as_mut() else { return };
+        let e = net.evaluate_one(pos);
+        let cols = pos.cols();
+        self.order.clear();
+        for cell in moves.iter() {
+            self.gammas[B::bit_of(cell)] =
+                e.policy[usize::from(cell.row()) * cols + usize::from(cell.col())];
+            self.order.push(cell);
+        }
+        if cfg.value > 0.0 {
+            // The value is the player to move's; the node's mover is the other player.
+            node.set_win_rate((1.0 - f64::from(e.value)) / 2.0);
         }
         let g = &self.gammas;
         self.order

@@ -139,7 +139,7 @@ fn specs_read_and_write_every_setting() {
         p.spec(),
         "mcts:c=0.5,rave=0,fpu=1,playout=random,playouts=5000,expand=1,know=0,fillin=false,\
          mustplay=false,vc=false,solver=true,prior=0,value=0,vscale=1,widen=0,order=circuit,spread=rank,bias=0,playfill=false,reuse=false,solve=0,defend=false,threads=2,parallel=root,mem=256,\
-         seed=1,swap=false,temp=0"
+         seed=1,swap=false,temp=0,net=off"
     );
     let err = |s: &str| build(s).unwrap_err();
     assert!(matches!(err("amaf:playout=smart"), SpecError::BadValue { .. }));
@@ -151,6 +151,29 @@ fn specs_read_and_write_every_setting() {
     assert!(matches!(err("best:vscale=0"), SpecError::BadValue { .. }));
     assert!(matches!(err("best:widen=some"), SpecError::BadValue { .. }));
     assert!(matches!(err("best:depth=3"), SpecError::UnknownSetting { .. }));
+    assert!(build("best:net=").is_err());
+}
+
+#[test]
+fn a_net_orders_the_moves_and_a_missing_one_is_no_failure() {
+    let dir = std::env::temp_dir().join(format!("nash-play-net-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("random.nnw");
+    nash_net::Net::random(nash_net::Arch::default(), 7).save(&file).unwrap();
+    let pos = position(7, "d4 c5");
+    let budget = MoveBudget { playouts: Some(600), ..MoveBudget::default() };
+    let with = build(&format!("best:net={},threads=1", file.display())).unwrap();
+    assert!(with.spec().ends_with(&format!("net={}", file.display())), "{}", with.spec());
+    let mut with = with;
+    let c = with.choose(&pos, &budget);
+    empty_cell(&pos, &c);
+    assert!(c.moves.iter().all(rate_in_range), "{c:?}");
+    // A file that is not there: the player warns and plays as with `net=off`.
+    let missing = dir.join("missing.nnw");
+    let mut without = build(&format!("best:net={},threads=1", missing.display())).unwrap();
+    let mut off = build("best:net=off,threads=1").unwrap();
+    assert_eq!(without.choose(&pos, &budget).mv, off.choose(&pos, &budget).mv);
+    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
