@@ -157,6 +157,9 @@ pub(crate) struct Config {
     /// Progressive bias from the same order: `bias / r / sqrt(n + 1)` added to the value of
     /// the move ranked `r` (from 1) with `n` playouts (0: none).
     pub(crate) bias: f64,
+    /// The PUCT term `puct p sqrt(N) / (n + 1)` added to the value of a move whose net prior
+    /// is `p`, with `n` playouts of its own and `N` of its parent's (0: none; needs `net`).
+    pub(crate) puct: f64,
     /// Playouts start from the fill-in the knowledge found at the nodes on their path
     /// (captured cells to their owner, dead cells to either side).
     pub(crate) playfill: bool,
@@ -211,6 +214,7 @@ impl Config {
             order: Order::Circuit,
             spread: Spread::Rank,
             bias: 0.0,
+            puct: 0.0,
             playfill: false,
             reuse: false,
             solve: 0,
@@ -296,6 +300,7 @@ settings_table!(Config {
     "order" => order: "circuit, patterns or both";
     "spread" => spread: "rank or strength";
     "bias" => bias: "a progressive bias from 0 to 100", if |b| (0.0..=100.0).contains(b);
+    "puct" => puct: "a PUCT weight from 0 to 100", if |b| (0.0..=100.0).contains(b);
     "playfill" => playfill: ON_OFF;
     "reuse" => reuse: ON_OFF;
     "solve" => solve: "a number of empty cells (0: off)", if |n| *n <= 361;
@@ -502,6 +507,7 @@ impl Mcts {
                     vc: false,
                     prior: 0.0,
                     bias: 0.0,
+                    puct: 0.0,
                     playfill: false,
                     reuse: false,
                     ..cfg.clone()

@@ -82,6 +82,9 @@ pub(crate) struct Node {
     /// The win rate the circuit's evaluation gives the player who moved here, once the
     /// knowledge has analysed the node (an `f32`'s bits; NaN for none).
     eval: AtomicU32,
+    /// The net's policy for this move at its parent (an `f32`'s bits; 0 without a net): the
+    /// prior of the PUCT term.
+    policy: AtomicU32,
 }
 
 /// What the player reads of a node after the search.
@@ -217,6 +220,7 @@ impl Node {
         self.bit.store(bit as u16, Relaxed);
         self.flags.store(0, Relaxed);
         self.eval.store(f32::NAN.to_bits(), Relaxed);
+        self.policy.store(0, Relaxed);
     }
 
     /// Makes this slot a copy of `other` (its children are copied by the caller, who sets
@@ -851,6 +855,9 @@ impl<B: BitSet> Worker<B> {
                 };
                 c.init(bit, amaf);
                 c.rank.store(rank as u16 + 1, Relaxed);
+                if self.net.is_some() {
+                    c.policy.store(self.gammas[bit].to_bits(), Relaxed);
+                }
             }
             add_priors::<B>(children, &self.circuit, &mut self.rank, cfg);
         }
@@ -977,6 +984,7 @@ impl<B: BitSet> Worker<B> {
     fn select_within(&self, tree: &Tree, node: usize, cfg: &Config, limit: u32) -> Option<usize> {
         let n = tree.node(node);
         let log_n = f64::from(n.visits().max(1)).ln();
+        let sqrt_n = f64::from(n.visits().max(1)).sqrt();
         let range = n.range();
         let mut best = None;
         let mut best_value = f64::NEG_INFINITY;
@@ -1025,6 +1033,14 @@ impl<B: BitSet> Worker<B> {
                     value + cfg.bias / f64::from(r) / (visits + 1.0).sqrt()
                 }
                 _ => value,
+            };
+            // The PUCT term of AlphaZero (Silver et al. 2018): the net's prior for the move,
+            // falling as the move's own playouts grow.
+            let value = if cfg.puct > 0.0 {
+                let p = f64::from(f32::from_bits(c.policy.load(Relaxed)));
+                value + cfg.puct * p * sqrt_n / (visits + 1.0)
+            } else {
+                value
             };
             if best.is_none() || value > best_value {
                 (best, best_value) = (Some(range.start + i), value);

@@ -138,7 +138,7 @@ fn specs_read_and_write_every_setting() {
     assert_eq!(
         p.spec(),
         "mcts:c=0.5,rave=0,fpu=1,playout=random,playouts=5000,expand=1,know=0,fillin=false,\
-         mustplay=false,vc=false,solver=true,prior=0,value=0,vscale=1,widen=0,order=circuit,spread=rank,bias=0,playfill=false,reuse=false,solve=0,defend=false,threads=2,parallel=root,mem=256,\
+         mustplay=false,vc=false,solver=true,prior=0,value=0,vscale=1,widen=0,order=circuit,spread=rank,bias=0,puct=0,playfill=false,reuse=false,solve=0,defend=false,threads=2,parallel=root,mem=256,\
          seed=1,swap=false,temp=0,net=off"
     );
     let err = |s: &str| build(s).unwrap_err();
@@ -174,6 +174,25 @@ fn a_net_orders_the_moves_and_a_missing_one_is_no_failure() {
     let mut off = build("best:net=off,threads=1").unwrap();
     assert_eq!(without.choose(&pos, &budget).mv, off.choose(&pos, &budget).mv);
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn the_puct_term_follows_the_builtin_net() {
+    // With the PUCT term the net's policy draws the playouts to the moves it likes: a PUCT
+    // search plays legal moves, repeats itself, and spends its playouts differently from the
+    // same search without the term.
+    let pos = position(9, "e5 d6");
+    let budget = MoveBudget { playouts: Some(800), ..MoveBudget::default() };
+    let run = |spec: &str| {
+        let c = build(spec).unwrap().choose(&pos, &budget);
+        empty_cell(&pos, &c);
+        assert!(c.moves.iter().all(rate_in_range), "{spec}: {c:?}");
+        c.moves.iter().map(|m| m.visits).collect::<Vec<_>>()
+    };
+    let puct = run("best:net=builtin,puct=2,threads=1");
+    assert_eq!(puct, run("best:net=builtin,puct=2,threads=1"));
+    assert_ne!(puct, run("best:net=builtin,threads=1"));
+    assert!(matches!(build("best:puct=-1").unwrap_err(), SpecError::BadValue { .. }));
 }
 
 #[test]
