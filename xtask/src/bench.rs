@@ -9,6 +9,7 @@ use clap::Subcommand;
 
 mod net;
 mod play;
+mod prior;
 mod solve;
 mod vs_ref;
 
@@ -34,6 +35,9 @@ enum Area {
     Play(play::Args),
     /// The policy and value net's inference speed: evaluations a second at batch 1, 8, 32.
     Net(net::Args),
+    /// How often the net, the local patterns and the circuit order name the move the player's
+    /// search chose, on held-out self-play positions.
+    Prior(prior::Args),
     /// Nash's df-pn against another HTP engine's (MoHex), the same positions in one run.
     VsRef(vs_ref::Args),
 }
@@ -54,6 +58,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         Area::Solve(a) => return solve::run(a),
         Area::Play(a) => return play::run(a),
         Area::Net(a) => return net::run(a),
+        Area::Prior(a) => return prior::run(a),
         Area::VsRef(a) => return vs_ref::run(a),
     };
     let status = Command::new(env!("CARGO"))

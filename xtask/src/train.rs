@@ -116,7 +116,7 @@ const TSV_HEADER: &str = "step\tepoch\tset\tloss\tpolicy_loss\tvalue_mse\ttop1\t
 
 /// Whether `game` is among the held-out `percent` of games: a hash of its number, so the
 /// choice is fixed and spread over the numbering.
-fn held_out(game: u64, percent: u8) -> bool {
+pub(crate) fn held_out(game: u64, percent: u8) -> bool {
     let mut z = game.wrapping_add(0x9E37_79B9_7F4A_7C15);
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);

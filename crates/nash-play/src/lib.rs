@@ -39,7 +39,7 @@ pub use decide::{
 };
 pub use greedy::Greedy;
 pub use levels::{level, LEVELS};
-pub use mcts::{playouts, Mcts, PlayoutStats};
+pub use mcts::{builtin_net, playouts, Mcts, PlayoutStats};
 pub use player::{Choice, MoveBudget, MoveScore, Player, Proven};
 pub use registry::{build, players, PlayerInfo, DEFAULT_PLAYER};
 pub use spec::{Spec, SpecError};

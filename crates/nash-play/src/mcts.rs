@@ -81,6 +81,11 @@ pub(crate) enum NetFile {
 /// train` on the games of `cargo xtask selfplay` (docs/net.md).
 const BUILTIN_NET: &[u8] = include_bytes!("net.nnw");
 
+/// The net that ships with the players (`net=builtin`).
+pub fn builtin_net() -> Result<nash_net::Net, nash_net::NetError> {
+    nash_net::weights::from_bytes(BUILTIN_NET, std::path::Path::new("builtin net"))
+}
+
 impl FromStr for NetFile {
     type Err = UnknownValue;
 
@@ -235,9 +240,7 @@ impl Config {
     pub(crate) fn load_net(&mut self) {
         let net = match &self.net {
             NetFile::Off => return self.loaded_net = None,
-            NetFile::Builtin => {
-                nash_net::weights::from_bytes(BUILTIN_NET, std::path::Path::new("builtin net"))
-            }
+            NetFile::Builtin => builtin_net(),
             NetFile::Path(path) => nash_net::Net::load(path),
         };
         self.loaded_net = match net {
