@@ -14,6 +14,7 @@ mod patterns;
 mod proofs;
 mod regress;
 mod regress_tst;
+mod selfplay;
 mod soak;
 mod swap_table;
 mod templates;
@@ -77,6 +78,10 @@ enum Task {
     /// Train the policy and value net on self-play sample files (`--data DIR` of `*.nsp`):
     /// checkpoints, a TSV of the curves and their SVG plots in `--out` (resumed when rerun).
     Train(train::Args),
+    /// Self-play games of a Monte Carlo player as the net's training samples (`--size N
+    /// --games G --out FILE.nsp`, resumed when rerun), or `--summary FILE.nsp`: its figures
+    /// and the check that its exact values agree.
+    Selfplay(selfplay::Args),
     /// Serve HTP with Nash's engine, as `nash htp` does (tests of the tournament play it
     /// without building the `nash` binary).
     #[command(hide = true)]
@@ -132,6 +137,7 @@ fn main() -> anyhow::Result<()> {
         Task::ClusterDemo(a) => cluster_demo::run(a),
         Task::Soak(a) => soak::run(a),
         Task::Train(a) => train::run(a),
+        Task::Selfplay(a) => selfplay::run(a),
         Task::Htp(a) => {
             let mut engine = nash_htp::Engine::with_player(&a.player)?;
             let stdin = std::io::BufReader::new(std::io::stdin());
