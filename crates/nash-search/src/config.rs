@@ -272,6 +272,24 @@ impl Knowledge {
         }
     }
 
+    /// The knowledge of Chen 2025's solvers (s.5.3-5.7): fill-in, H-search verdicts and the
+    /// mustplay, H-score move ordering, and the thesis's H-search (3-OR rule, no border
+    /// midpoint, early stop, no caps, none of Nash's templates, ladders or captured sets), with
+    /// neither the 2-ply threat check nor decompositions. Fill-in is Nash's pattern set, a
+    /// superset of the thesis's three patterns (Figure 3.3).
+    pub fn chen_2025() -> Knowledge {
+        Knowledge {
+            threats: false,
+            fill_in: true,
+            fill_in_for: None,
+            vc: true,
+            mustplay: true,
+            decompositions: false,
+            ordering: MoveOrdering::HScore,
+            hsearch: HSearchConfig { early_stop: true, ..HSearchConfig::thesis_base() },
+        }
+    }
+
     /// [`Knowledge::solver_hsearch`] without the edge templates: what proves them.
     pub fn solver_hsearch_without_templates() -> HSearchConfig {
         HSearchConfig { templates: false, ..Knowledge::solver_hsearch() }
@@ -331,6 +349,93 @@ pub enum ThreatTable {
     ThreatPatterns,
 }
 
+/// The win/loss table of proof-number and expected-work search (Chen 2025 s.5.2: "we store
+/// the win/loss result"): every node proven won or lost is stored by its position's key, and
+/// read back where the setting says. It lives in the solve's table, a quarter of the memory
+/// limit (the node store gets the rest); with `use_tt` false it is off.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
+pub enum ResultTable {
+    /// No table: a position met again is searched again.
+    Off,
+    /// When a node is expanded, each child's position is looked up (a child shown lost
+    /// proves the node at once, and children shown won are made proven), and so is the leaf
+    /// itself, which may have been proven elsewhere since it was made.
+    Children,
+    /// As `Children`, and every node the descent passes through is looked up too, so that a
+    /// subtree whose position was proven elsewhere is cut as soon as it is reached. On the
+    /// featureless 5x5 board it needs the fewest nodes (docs/solving.md, "Expected-work
+    /// search").
+    #[default]
+    Reached,
+}
+
+/// The settings of expected-work search (Chen 2025 s.2.4, s.5.9).
+#[derive(Clone, Copy, PartialEq, Debug)]
+pub struct EwsConfig {
+    /// The weight W of the move-order score in a child's win rate, `WR = (wins + W·score) /
+    /// (visits + W·maxscore)` with the child's index in the move order as score and the
+    /// number of children as maxscore (s.5.9, which found W = 5 best); 0 for playouts alone.
+    pub weight: f64,
+    /// Random playouts from each new child (its first win rate).
+    pub playouts: u32,
+}
+
+impl Default for EwsConfig {
+    fn default() -> EwsConfig {
+        EwsConfig { weight: 5.0, playouts: 2 }
+    }
+}
+
+/// The solver variants Chen 2025 compares (s.5.11, s.5.12, and s.4.5's featureless EWS), as
+/// [`SolverConfig::chen_2025`] builds them.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum Chen2025 {
+    /// Expected-work search with no Hex knowledge, playouts alone guiding it (Randall et al.
+    /// 2024's featureless solver, s.4.5), with the win/loss table.
+    Featureless,
+    /// Boolean negamax with the result table, fill-in, the thesis's H-search (3-OR, no border
+    /// midpoint, early stop) with the "optimization", and H-score move ordering.
+    Mmx1,
+    /// Mmx1 with incremental H-search instead of the optimization.
+    Mmx2,
+    /// Expected-work search with the result table (no H-search table), fill-in, the thesis's
+    /// H-search with incremental updates, playouts alone in the win rate.
+    Ews1,
+    /// Expected-work search with both tables, fill-in, the thesis's H-search with the
+    /// optimization, playouts alone in the win rate.
+    Ews2,
+    /// Ews2 with the H-score order in the win rate (W = 5).
+    Ews3,
+    /// Ews1 with both tables and the H-score order in the win rate (W = 5): the thesis's best.
+    Ews4,
+}
+
+impl Chen2025 {
+    /// Every variant, in the thesis's order.
+    pub const ALL: [Chen2025; 7] = [
+        Chen2025::Featureless,
+        Chen2025::Mmx1,
+        Chen2025::Mmx2,
+        Chen2025::Ews1,
+        Chen2025::Ews2,
+        Chen2025::Ews3,
+        Chen2025::Ews4,
+    ];
+
+    /// The thesis's name of the variant: `featureless`, `Mmx1`, ..., `EWS4`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Chen2025::Featureless => "featureless",
+            Chen2025::Mmx1 => "Mmx1",
+            Chen2025::Mmx2 => "Mmx2",
+            Chen2025::Ews1 => "EWS1",
+            Chen2025::Ews2 => "EWS2",
+            Chen2025::Ews3 => "EWS3",
+            Chen2025::Ews4 => "EWS4",
+        }
+    }
+}
+
 /// Everything a solve needs to know besides the position.
 #[derive(Clone, Debug)]
 pub struct SolverConfig {
@@ -367,6 +472,15 @@ pub struct SolverConfig {
     /// Counters that the solves add to as they run, for another thread to read (a progress
     /// bar); `None` to count nothing.
     pub progress: Option<Arc<Progress>>,
+    /// The win/loss table of proof-number and expected-work search; the other solvers ignore
+    /// it.
+    pub result_table: ResultTable,
+    /// The settings of expected-work search.
+    pub ews: EwsConfig,
+    /// Keep recent analyses (fill-in, H-search verdict, mustplay and move order) by position,
+    /// so a position analysed again is not H-searched again: the H-search table of Chen 2025
+    /// s.5.6. Off, every analysis is made afresh (the builders' incremental updates stay).
+    pub hsearch_table: bool,
 }
 
 impl SolverConfig {
@@ -386,6 +500,56 @@ impl SolverConfig {
     }
 }
 
+impl SolverConfig {
+    /// The solver variant `v` of Chen 2025 (s.5.11), on Nash's implementation of each feature:
+    /// the knowledge of [`Knowledge::chen_2025`] (the featureless variant none), the thesis's
+    /// switches for the optimization, incremental H-search, the tables and the H-score weight.
+    /// Nash's own defaults stay [`SolverConfig::default`].
+    pub fn chen_2025(v: Chen2025) -> SolverConfig {
+        let base = SolverConfig::default();
+        let optimized = |optimization| {
+            let mut k = Knowledge::chen_2025();
+            k.hsearch.optimization = optimization;
+            k
+        };
+        let unordered = |k: Knowledge| Knowledge { ordering: MoveOrdering::None, ..k };
+        let playouts_alone = EwsConfig { weight: 0.0, ..EwsConfig::default() };
+        match v {
+            Chen2025::Featureless => SolverConfig {
+                kind: SolverKind::Ews,
+                knowledge: Knowledge::none(),
+                ews: playouts_alone,
+                ..base
+            },
+            Chen2025::Mmx1 => {
+                SolverConfig { kind: SolverKind::Negamax, knowledge: optimized(true), ..base }
+            }
+            Chen2025::Mmx2 => {
+                SolverConfig { kind: SolverKind::Negamax, knowledge: optimized(false), ..base }
+            }
+            Chen2025::Ews1 => SolverConfig {
+                kind: SolverKind::Ews,
+                knowledge: unordered(optimized(false)),
+                ews: playouts_alone,
+                hsearch_table: false,
+                ..base
+            },
+            Chen2025::Ews2 => SolverConfig {
+                kind: SolverKind::Ews,
+                knowledge: unordered(optimized(true)),
+                ews: playouts_alone,
+                ..base
+            },
+            Chen2025::Ews3 => {
+                SolverConfig { kind: SolverKind::Ews, knowledge: optimized(true), ..base }
+            }
+            Chen2025::Ews4 => {
+                SolverConfig { kind: SolverKind::Ews, knowledge: optimized(false), ..base }
+            }
+        }
+    }
+}
+
 impl Default for SolverConfig {
     fn default() -> SolverConfig {
         SolverConfig {
@@ -400,6 +564,9 @@ impl Default for SolverConfig {
             canonical_keys: true,
             reply_order: true,
             progress: None,
+            result_table: ResultTable::default(),
+            ews: EwsConfig::default(),
+            hsearch_table: true,
         }
     }
 }

@@ -28,7 +28,8 @@ impl Setup {
     pub(crate) fn one<B: BitSet>(cfg: &SolverConfig, geom: &Geometry<B>) -> Setup {
         let each = SolverConfig { threads: at_once(cfg.threads), ..cfg.clone() };
         let plan = memory::plan(&each, geom);
-        Setup { each, plan, table_bytes: plan.table_bytes }
+        let table_bytes = memory::result_table_bytes(&each, plan.table_bytes);
+        Setup { each, plan, table_bytes }
     }
 
     /// Solves side by side ([`crate::solve_many`], [`crate::winning_moves`]): each runs on one
@@ -42,6 +43,7 @@ impl Setup {
         let running = at_once(cfg.threads);
         let plan = memory::plan(&each, geom);
         let table_bytes = memory::table_share(cfg.tt_mib, running * plan.worker_bytes(geom, &each));
+        let table_bytes = memory::result_table_bytes(&each, table_bytes);
         Setup { each, plan, table_bytes }
     }
 

@@ -6,46 +6,39 @@
 //! the estimated probability that the child's player to move wins. Win rates come from random
 //! playouts run when a node is expanded, blended with the move order of the knowledge pipeline
 //! (s.5.9: `WR = (wins + W·score) / (visits + W·maxscore)` with the child's index in the
-//! H-score order as score, W = 5). Children are ordered by `EWloss / (1 − WR)`, the order that
+//! H-score order as score; [`crate::EwsConfig`] sets W, 5 by default, and the playouts). Children are ordered by `EWloss / (1 − WR)`, the order that
 //! minimises `EWwin`, and the search descends into the first child. The tree, its expansion
 //! through knowledge and its carriers are the driver's in [`crate::bestfirst`].
 
 use nash_board::{BitSet, Cell, Color, Position};
 
 use crate::bestfirst::{self, Node, Policy, Value};
+use crate::config::EwsConfig;
 use crate::context::Ctx;
 use crate::outcome::SolveResult;
 
-/// Weight of the move-order score in the win rate (Chen 2025 s.5.9).
-const SCORE_WEIGHT: f64 = 5.0;
-/// Random playouts per new child.
-const PLAYOUTS: u32 = 2;
-
-/// A node's playout statistics, place in its parent's move order and expected work.
+/// A node's playout statistics and expected work, in single precision to keep nodes small
+/// (visits past 2^24 grow in coarser steps, which only blurs a win rate near the root).
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Work {
     /// Playouts through this node and wins among them, for its player to move.
-    visits: f64,
-    wins: f64,
-    /// Index in the parent's move order and the number of siblings.
-    rank: f64,
-    siblings: f64,
-    ew_win: f64,
-    ew_loss: f64,
+    visits: f32,
+    wins: f32,
+    ew_win: f32,
+    ew_loss: f32,
 }
 
-/// Estimated probability that the player to move at `n` wins.
-fn win_rate<B>(n: &Node<B, Work>) -> f64 {
-    let w = &n.data;
+/// Estimated probability that the player to move at `n`, child `rank` of `siblings`, wins,
+/// with the move-order score weighted by `w`.
+fn win_rate(n: &Node<Work>, rank: usize, siblings: usize, w: f32) -> f32 {
     match n.value {
         Value::Win => 1.0,
         Value::Loss => 0.0,
         Value::Open => {
             // Earlier in the move order means a better move for the parent, so a lower win
             // rate for this node's player.
-            let score = w.rank;
-            let wr =
-                (w.wins + SCORE_WEIGHT * score) / (w.visits + SCORE_WEIGHT * w.siblings).max(1e-9);
+            let d = &n.data;
+            let wr = (d.wins + w * rank as f32) / (d.visits + w * siblings as f32).max(1e-9);
             wr.clamp(0.02, 0.98)
         }
     }
@@ -53,11 +46,11 @@ fn win_rate<B>(n: &Node<B, Work>) -> f64 {
 
 /// The key children are ordered by: the cost of proving the child lost per unit of chance that
 /// it is lost.
-fn order_key<B>(n: &Node<B, Work>) -> f64 {
+fn order_key(n: &Node<Work>, rank: usize, siblings: usize, w: f32) -> f32 {
     match n.value {
         Value::Loss => 0.0,
-        Value::Win => f64::INFINITY,
-        Value::Open => n.data.ew_loss / (1.0 - win_rate(n)),
+        Value::Win => f32::INFINITY,
+        Value::Open => n.data.ew_loss / (1.0 - win_rate(n, rank, siblings, w)),
     }
 }
 
@@ -94,39 +87,42 @@ fn playout<B: BitSet>(p: &Position<B>, first: Cell, cells: &mut Vec<Cell>, rng: 
 /// Expected-work search's policy: playouts at each new child, the child with the least
 /// expected work per chance of a loss first.
 struct ExpectedWork {
+    cfg: EwsConfig,
+    /// The weight W of [`EwsConfig::weight`].
+    weight: f32,
     rng: Rng,
     cells: Vec<Cell>,
     /// Playout wins and visits of the leaf being expanded, then of each node above it on the
     /// way up, for that node's player to move.
-    playouts: (f64, f64),
+    playouts: (f32, f32),
 }
 
 impl<B: BitSet> Policy<B> for ExpectedWork {
     type Data = Work;
 
     fn leaf(&self) -> Work {
-        Work { visits: 0.0, wins: 0.0, rank: 0.0, siblings: 1.0, ew_win: 1.0, ew_loss: 1.0 }
+        Work { visits: 0.0, wins: 0.0, ew_win: 1.0, ew_loss: 1.0 }
     }
 
     /// Proven nodes cost nothing to prove and cannot be proven the other way.
     fn proven(w: &mut Work, value: Value) {
         match value {
-            Value::Win => (w.ew_win, w.ew_loss) = (0.0, f64::INFINITY),
-            Value::Loss => (w.ew_win, w.ew_loss) = (f64::INFINITY, 0.0),
+            Value::Win => (w.ew_win, w.ew_loss) = (0.0, f32::INFINITY),
+            Value::Loss => (w.ew_win, w.ew_loss) = (f32::INFINITY, 0.0),
             Value::Open => {}
         }
     }
 
-    fn select(tree: &[Node<B, Work>], at: usize) -> usize {
-        let range = tree[at].children();
-        let mut best = range.start;
-        let mut key = f64::INFINITY;
-        for i in range {
-            if tree[i].value == Value::Open {
-                let k = order_key(&tree[i]);
-                if k < key {
-                    key = k;
-                    best = i;
+    fn select(&self, _: &Work, children: &[Node<Work>]) -> usize {
+        let (n, w) = (children.len(), self.weight);
+        let mut best = 0;
+        let mut key = f32::INFINITY;
+        let mut any = false;
+        for (i, c) in children.iter().enumerate() {
+            if c.value == Value::Open {
+                let k = order_key(c, i, n, w);
+                if !any || k < key {
+                    (key, best, any) = (k, i, true);
                 }
             }
         }
@@ -137,32 +133,23 @@ impl<B: BitSet> Policy<B> for ExpectedWork {
         self.playouts = (0.0, 0.0);
     }
 
-    fn child(
-        &mut self,
-        p: &Position<B>,
-        m: Cell,
-        rank: usize,
-        count: usize,
-        decided: bool,
-        w: &mut Work,
-    ) {
-        w.rank = rank as f64;
-        w.siblings = count as f64;
-        if decided {
+    fn child(&mut self, p: &Position<B>, m: Cell, proven: bool, w: &mut Work) {
+        if proven {
             return;
         }
         // Playouts from the child, counted for the child's player to move.
         let me = p.to_move();
-        let mut won = 0.0;
-        for _ in 0..PLAYOUTS {
+        let mut won = 0u32;
+        for _ in 0..self.cfg.playouts {
             if playout(p, m, &mut self.cells, &mut self.rng) != me {
-                won += 1.0;
+                won += 1;
             }
         }
-        w.wins = won;
-        w.visits = f64::from(PLAYOUTS);
-        self.playouts.0 += f64::from(PLAYOUTS) - won;
-        self.playouts.1 += f64::from(PLAYOUTS);
+        let n = self.cfg.playouts as f32;
+        w.wins = won as f32;
+        w.visits = n;
+        self.playouts.0 += n - won as f32;
+        self.playouts.1 += n;
     }
 
     fn expanded(&mut self, w: &mut Work) {
@@ -181,46 +168,48 @@ impl<B: BitSet> Policy<B> for ExpectedWork {
 
     /// EWloss = Σ EWwin(child); EWwin = Σ EWloss(Cᵢ) Π_{j<i} WR(Cⱼ) in the best order. The
     /// children are few, so a selection pass per position beats sorting into a buffer.
-    fn combine(tree: &mut [Node<B, Work>], at: usize) {
-        let range = tree[at].children();
-        let mut ew_loss = 0.0;
-        for i in range.clone() {
-            ew_loss += tree[i].data.ew_win;
+    fn combine(&self, node: &mut Work, children: &[Node<Work>]) {
+        let (n, w) = (children.len(), self.weight);
+        let mut ew_loss = 0.0f32;
+        for c in children {
+            ew_loss += c.data.ew_win;
         }
-        let mut ew_win = 0.0;
-        let mut reach = 1.0;
+        let mut ew_win = 0.0f32;
+        let mut reach = 1.0f32;
         let mut used = 0u128;
-        for _ in 0..range.len().min(128) {
+        for _ in 0..n.min(128) {
             let mut best = None;
-            let mut key = f64::INFINITY;
+            let mut key = f32::INFINITY;
             // Only the first 128 children fit the `used` mask (a 19x19 node has up to 361);
             // the rest are left out of the estimate, which only guides the search.
-            for (k, i) in range.clone().enumerate().take(128) {
-                if used & (1 << k) == 0 && tree[i].value == Value::Open {
-                    let kk = order_key(&tree[i]);
+            for (k, c) in children.iter().enumerate().take(128) {
+                if used & (1 << k) == 0 && c.value == Value::Open {
+                    let kk = order_key(c, k, n, w);
                     if best.is_none() || kk < key {
                         key = kk;
-                        best = Some((k, i));
+                        best = Some((k, c));
                     }
                 }
             }
-            let Some((k, i)) = best else { break };
+            let Some((k, c)) = best else { break };
             used |= 1 << k;
-            ew_win += reach * tree[i].data.ew_loss;
-            reach *= win_rate(&tree[i]);
+            ew_win += reach * c.data.ew_loss;
+            reach *= win_rate(c, k, n, w);
             if reach < 1e-12 {
                 break;
             }
         }
-        let w = &mut tree[at].data;
-        w.ew_loss = ew_loss.min(1e300);
-        w.ew_win = ew_win.min(1e300);
+        node.ew_loss = ew_loss.min(1e30);
+        node.ew_win = ew_win.min(1e30);
     }
 }
 
 /// Solves `pos` (nobody has won yet) by expected-work search.
 pub(crate) fn solve<B: BitSet>(pos: &Position<B>, ctx: &Ctx<'_, B>) -> SolveResult<B> {
+    let cfg = ctx.cfg.ews;
     let mut policy = ExpectedWork {
+        cfg,
+        weight: cfg.weight as f32,
         rng: Rng(0x2545_f491_4f6c_dd1d),
         cells: Vec::with_capacity(pos.geometry().cells().len()),
         playouts: (0.0, 0.0),

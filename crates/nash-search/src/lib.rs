@@ -78,7 +78,8 @@ mod winning;
 pub use analyser::{Analyser, Analysis, Verdict};
 pub use batch::{solve_many, solve_many_each};
 pub use config::{
-    Budget, Knowledge, MoveOrdering, NameError, Parallel, SolverConfig, SolverKind, ThreatTable,
+    Budget, Chen2025, EwsConfig, Knowledge, MoveOrdering, NameError, Parallel, ResultTable,
+    SolverConfig, SolverKind, ThreatTable,
 };
 pub use entry::solve;
 pub use memory::{memory_limit, MemoryLimit};

@@ -9,7 +9,6 @@ use nash_board::{BitSet, Geometry};
 
 use crate::config::{MoveOrdering, SolverConfig, SolverKind};
 use crate::knowledge::cached_bytes;
-use crate::outcome::StopReason;
 
 const MIB: usize = 1 << 20;
 
@@ -151,18 +150,18 @@ pub fn memory_limit<B: BitSet>(
     }
 }
 
-/// Makes room in a node store for `need` more nodes without passing `cap` nodes: the store
-/// doubles up to the cap (never past it, so it stays within its plan), and a machine that
-/// refuses the memory gives [`StopReason::OutOfMemory`] instead of an abort.
-pub(crate) fn grow<T>(store: &mut Vec<T>, need: usize, cap: usize) -> Result<(), StopReason> {
-    let len = store.len();
-    if len + need <= store.capacity() {
-        return Ok(());
+/// The bytes of a solve's table out of `table_bytes`, the table's share of the plan: all of it,
+/// except for proof-number and expected-work search, whose node store takes three quarters
+/// (and all of it when their win/loss table is off).
+pub(crate) fn result_table_bytes(cfg: &SolverConfig, table_bytes: usize) -> usize {
+    match cfg.kind {
+        SolverKind::Pns | SolverKind::Ews => match cfg.result_table {
+            _ if !cfg.use_tt => 0,
+            crate::config::ResultTable::Off => 0,
+            _ => table_bytes / 4,
+        },
+        _ => table_bytes,
     }
-    let want = (store.capacity() * 2).min(cap).max(len + need);
-    store.try_reserve_exact(want - len).map_err(|_| StopReason::OutOfMemory {
-        mib: (want * std::mem::size_of::<T>()).div_ceil(MIB),
-    })
 }
 
 /// Plans a solve of a position on `geom` with `cfg`: each worker's caches get at most half the
@@ -180,7 +179,7 @@ pub(crate) fn plan<B: BitSet>(cfg: &SolverConfig, geom: &Geometry<B>) -> Plan {
     while pool > 2 && pool * builder > share / 2 {
         pool /= 2;
     }
-    let mut cache_slots = CACHE_SLOTS_MAX;
+    let mut cache_slots = if cfg.hsearch_table { CACHE_SLOTS_MAX } else { 0 };
     while cache_slots > 256 && pool * builder + cache_slots * cached_bytes::<B>() > share {
         cache_slots /= 2;
     }

@@ -16,6 +16,9 @@ pub enum StopReason {
     TimeLimit,
     /// Another thread asked the solver to stop.
     Cancelled,
+    /// The node store of proof-number or expected-work search filled its share of the memory
+    /// limit.
+    StoreFull,
     /// The machine refused the memory of the transposition table (or node store) of this many
     /// MiB, even at a fraction of the planned size.
     OutOfMemory {
@@ -30,6 +33,7 @@ impl fmt::Display for StopReason {
             StopReason::NodeLimit => f.write_str("node limit reached"),
             StopReason::TimeLimit => f.write_str("time limit reached"),
             StopReason::Cancelled => f.write_str("cancelled"),
+            StopReason::StoreFull => f.write_str("node store full (raise the memory limit)"),
             StopReason::OutOfMemory { mib } => {
                 write!(f, "out of memory: a table of {mib} MiB could not be allocated")
             }

@@ -39,22 +39,24 @@ impl<B: BitSet> Policy<B> for ProofNumbers {
 
     /// The child whose disproof number is the node's proof number: proving it lost proves the
     /// node won.
-    fn select(tree: &[Node<B, Numbers>], at: usize) -> usize {
-        let n = &tree[at];
-        let range = n.children();
-        range.clone().find(|&i| tree[i].data.dn == n.data.pn).unwrap_or(range.start)
+    fn select(&self, node: &Numbers, children: &[Node<Numbers>]) -> usize {
+        children
+            .iter()
+            .position(|c| c.value == Value::Open && c.data.dn == node.pn)
+            .or_else(|| children.iter().position(|c| c.value == Value::Open))
+            .unwrap_or(0)
     }
 
-    fn child(&mut self, _: &Position<B>, _: Cell, _: usize, _: usize, _: bool, _: &mut Numbers) {}
+    fn child(&mut self, _: &Position<B>, _: Cell, _: bool, _: &mut Numbers) {}
 
-    fn combine(tree: &mut [Node<B, Numbers>], at: usize) {
+    fn combine(&self, node: &mut Numbers, children: &[Node<Numbers>]) {
         let mut pn = INF;
         let mut dn = 0u32;
-        for c in &tree[tree[at].children()] {
+        for c in children {
             pn = pn.min(c.data.dn);
             dn = dn.saturating_add(c.data.pn).min(INF);
         }
-        tree[at].data = Numbers { pn, dn };
+        *node = Numbers { pn, dn };
     }
 }
 

@@ -160,6 +160,11 @@ impl<B: BitSet> Table<B> {
         r
     }
 
+    /// The bytes the table takes once full.
+    pub(crate) fn bytes(&self) -> usize {
+        self.len * std::mem::size_of::<Bucket<B>>()
+    }
+
     /// The entry for `key`, if stored.
     #[inline]
     pub(crate) fn get(&self, key: u64) -> Option<Entry<B>> {

@@ -5,7 +5,9 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use nash_board::{Bitboard, Position, WidePosition};
-use nash_search::{solve, winning_moves, Outcome, Parallel, SolverConfig, SolverKind, StopReason};
+use nash_search::{
+    solve, winning_moves, Chen2025, Outcome, Parallel, SolverConfig, SolverKind, StopReason,
+};
 
 fn empty(n: usize) -> Position<Bitboard> {
     Position::square(n).unwrap()
@@ -104,5 +106,20 @@ fn many_workers_share_a_deadline() {
     for pos in [empty(8), empty(11)] {
         let r = solve(&pos, &cfg);
         assert_eq!(r.outcome, Outcome::Unknown { reason: StopReason::TimeLimit });
+    }
+}
+
+/// A node store that fills (a MiB for the featureless 6x6 board) ends the solve with
+/// `StoreFull`, not an abort; with room to spare, the same store frees proven subtrees and
+/// solves 4x4 in 64 MiB.
+#[test]
+fn a_full_node_store_is_said() {
+    for kind in [SolverKind::Pns, SolverKind::Ews] {
+        let cfg =
+            SolverConfig { kind, tt_mib: 1, ..SolverConfig::chen_2025(Chen2025::Featureless) };
+        let r = solve(&empty(6), &cfg);
+        assert_eq!(r.outcome, Outcome::Unknown { reason: StopReason::StoreFull }, "{kind:?}");
+        let roomy = SolverConfig { tt_mib: 64, ..cfg };
+        assert_eq!(solve(&empty(4), &roomy).outcome.wins(), Some(true), "{kind:?}");
     }
 }

@@ -2,7 +2,8 @@
 
 use nash_board::Bitboard;
 use nash_search::{
-    solve, winning_moves, Knowledge, MoveOrdering, Parallel, SolverConfig, SolverKind, ThreatTable,
+    solve, winning_moves, Chen2025, EwsConfig, Knowledge, MoveOrdering, Parallel, ResultTable,
+    SolverConfig, SolverKind, ThreatTable,
 };
 
 use crate::support::{names, solved_up_to, Solved};
@@ -221,5 +222,46 @@ fn parallel_dfpn_agrees_on_6x6_openings() {
         cfg.threads = 2;
         cfg.parallel = parallel;
         check(&cfg, &openings, false);
+    }
+}
+
+/// Each setting of the win/loss table of PNS and EWS (Chen 2025 s.5.2), with and without
+/// knowledge: the same values and winning sets.
+#[test]
+fn best_first_result_tables_agree_up_to_4x4() {
+    for kind in [SolverKind::Pns, SolverKind::Ews] {
+        for results in [ResultTable::Off, ResultTable::Children, ResultTable::Reached] {
+            let cfg = |k| SolverConfig { result_table: results, tt_mib: 64, ..config(kind, k) };
+            check(&cfg(Knowledge::none()), &solved_up_to(3), true);
+            check(&cfg(fill_only()), &solved_up_to(4), true);
+        }
+    }
+}
+
+/// The EWS settings: no move-order weight, a heavy one, one playout, many; the H-search table
+/// off.
+#[test]
+fn ews_settings_agree_up_to_4x4() {
+    for (weight, playouts) in [(0.0, 2), (10.0, 1), (5.0, 8)] {
+        let cfg = SolverConfig {
+            ews: EwsConfig { weight, playouts },
+            tt_mib: 64,
+            ..config(SolverKind::Ews, Knowledge::none())
+        };
+        check(&cfg, &solved_up_to(3), true);
+        check(&SolverConfig { knowledge: fill_only(), ..cfg }, &solved_up_to(4), false);
+    }
+    let cfg =
+        SolverConfig { hsearch_table: false, ..config(SolverKind::Ews, Knowledge::default()) };
+    check(&cfg, &solved_up_to(4), true);
+}
+
+/// Chen 2025's solver variants.
+#[test]
+fn chen_2025_variants_agree_up_to_4x4() {
+    for v in Chen2025::ALL {
+        let cfg = SolverConfig { tt_mib: 64, ..SolverConfig::chen_2025(v) };
+        check(&cfg, &solved_up_to(3), true);
+        check(&cfg, &solved_up_to(4), false);
     }
 }
