@@ -1,6 +1,6 @@
 //! `cargo xtask bench <area>`: criterion benchmarks per crate, the solving tables, the
-//! players' speed, the policy and value net's inference speed, and the solver side by side
-//! with a reference engine.
+//! players' speed, the policy and value net's inference speed (in nash-net and in other
+//! numerical libraries), and the solver side by side with a reference engine.
 
 use std::process::Command;
 
@@ -8,6 +8,7 @@ use anyhow::{bail, Context};
 use clap::Subcommand;
 
 mod net;
+mod net_libs;
 mod play;
 mod prior;
 mod solve;
@@ -38,6 +39,9 @@ enum Area {
     /// How often the net, the local patterns and the circuit order name the move the player's
     /// search chose, on held-out self-play positions.
     Prior(prior::Args),
+    /// The net in candle, tract, burn and on the gemm crate beside nash-net's own inference,
+    /// checked against it: evaluations a second at one thread (builds bench/net-libs).
+    NetLibs(net_libs::Args),
     /// Nash's df-pn against another HTP engine's (MoHex), the same positions in one run.
     VsRef(vs_ref::Args),
 }
@@ -59,6 +63,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         Area::Play(a) => return play::run(a),
         Area::Net(a) => return net::run(a),
         Area::Prior(a) => return prior::run(a),
+        Area::NetLibs(a) => return net_libs::run(a),
         Area::VsRef(a) => return vs_ref::run(a),
     };
     let status = Command::new(env!("CARGO"))

@@ -173,6 +173,9 @@ mod tests {
             &["bench", "vs-ref", "--engine", "mohex", "--sets", "9x9"][..],
             &["bench", "vs-ref", "--engine", "mohex", "--threads", "0"][..],
             &["bench", "vs-ref", "--engine", "mohex", "--time-limit", "NaN"][..],
+            &["bench", "net-libs", "--libs", "onnxruntime"][..],
+            &["bench", "net-libs", "--batches", "0"][..],
+            &["bench", "net-libs", "--seconds", "0"][..],
             &["openings", "--size", "12"][..],
             &["openings", "--time-limit", "0"][..],
             &["soak", "--minutes", "0"][..],
@@ -186,12 +189,24 @@ mod tests {
             &["regress", "--size", "5", "--knowledge", "fill"][..],
             &["bench", "solve", "--only", "7x7", "--threads", "1,2", "--one-by-one"][..],
             &["bench", "board", "--", "--save-baseline", "x"][..],
+            &["bench", "net-libs", "--sizes", "9", "--batches", "1,32", "--libs", "tract"][..],
             &["bench", "vs-ref", "--engine", "mohex --quiet", "--sets", "7x7,8x8-openings"][..],
             &["openings", "--size", "8", "--only", "a1,h1", "--time-limit", "60"][..],
             &["soak", "--minutes", "1", "--only", "db,hostile", "--nash", "target/release/nash"][..],
         ] {
             let argv = std::iter::once("xtask").chain(args.iter().copied());
             assert!(Cli::try_parse_from(argv).is_ok(), "{args:?} refused");
+        }
+    }
+
+    #[test]
+    fn bench_net_libs_has_help_without_building_its_libraries() {
+        // The libraries are built only when the command runs; its options parse here.
+        let err = Cli::try_parse_from(["xtask", "bench", "net-libs", "--help"]).unwrap_err();
+        assert_eq!(err.kind(), clap::error::ErrorKind::DisplayHelp);
+        let help = err.to_string();
+        for option in ["--sizes", "--batches", "--seconds", "--libs", "--weights"] {
+            assert!(help.contains(option), "{option} missing from:\n{help}");
         }
     }
 }
