@@ -5,7 +5,7 @@ use crate::alphabeta::{AlphaBeta, Config, Depth};
 use crate::beam::{Beam, BeamConfig};
 use crate::eval::EvalKind;
 use crate::greedy::Greedy;
-use crate::mcts::{Config as MctsConfig, Mcts, Policy};
+use crate::mcts::{Config as MctsConfig, Mcts, NetFile, Policy};
 use crate::player::Player;
 use crate::random::RandomPlayer;
 use crate::spec::{Settings, Spec, SpecError};
@@ -160,6 +160,7 @@ fn mcts_defaults(name: &str) -> Option<MctsConfig> {
             widen: 5,
             reuse: true,
             solve: 0,
+            net: NetFile::Builtin,
             ..amaf("best")
         },
         _ => return None,
