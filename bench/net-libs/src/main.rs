@@ -78,6 +78,8 @@ fn trainers(libs: &[Lib]) -> Vec<(&'static str, Gradient)> {
         }),
         (Lib::Candle, "candle (backprop)", |net, ex| engine::candle::gradient(net, ex, 1.0)),
         (Lib::BurnNdarray, "burn (autodiff, ndarray backend)", |net, ex| {
+            // Deprecated in favour of flex, and measured beside it.
+            #[allow(deprecated)]
             engine::burn::gradient(net, ex, 1.0, burn::tensor::Device::ndarray())
         }),
         (Lib::BurnFlex, "burn (autodiff, flex backend)", |net, ex| {
@@ -204,6 +206,8 @@ fn engine(lib: Lib, net: &Arc<Net>) -> anyhow::Result<Box<dyn Engine>> {
         Lib::Gemm => Box::new(engine::gemm::Gemm::new(net)),
         Lib::Candle => Box::new(engine::candle::Candle::new(net)?),
         Lib::Tract => Box::new(engine::tract::Tract::new(net)),
+        // Deprecated in favour of flex, and measured beside it.
+        #[allow(deprecated)]
         Lib::BurnNdarray => Box::new(engine::burn::Burn::new(
             net,
             burn::tensor::Device::ndarray(),
@@ -237,12 +241,12 @@ fn check_agreement(
             let counts = [0, 1, size, n / 4, n / 2, n / 2 + 1];
             let set = positions(size, counts.len(), |i| counts[i])?;
             let want = reference.evaluate(&set)?.to_vec();
-            let got = e.evaluate(&set).with_context(|| format!("{} failed", e.name()))?;
+            let name = e.name().to_string();
+            let got = e.evaluate(&set).with_context(|| format!("{name} failed"))?;
             for (g, w) in got.iter().zip(&want) {
                 if g.policy.len() != w.policy.len() {
                     bail!(
-                        "{}: {} policy entries, nash-net has {}",
-                        e.name(),
+                        "{name}: {} policy entries, nash-net has {}",
                         g.policy.len(),
                         w.policy.len()
                     );
