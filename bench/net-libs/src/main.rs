@@ -116,10 +116,10 @@ fn check_training(
             if got.len() != want.len() {
                 bail!("{name}: {} gradient entries, nash-net has {}", got.len(), want.len());
             }
-            worst = worst.max(grad::relative_difference(&got, &want));
+            worst = grad::worse(worst, grad::relative_difference(&got, &want));
         }
         println!("| {name} | {worst:.1e} |");
-        if !(worst <= 1e-3) {
+        if worst > 1e-3 {
             failed.push(*name);
         }
     }
@@ -251,14 +251,14 @@ fn check_agreement(
                         w.policy.len()
                     );
                 }
-                dv = dv.max((g.value - w.value).abs());
+                dv = grad::worse(dv, (g.value - w.value).abs());
                 for (a, b) in g.policy.iter().zip(&w.policy) {
-                    dp = dp.max((a - b).abs());
+                    dp = grad::worse(dp, (a - b).abs());
                 }
             }
         }
         println!("| {} | {dp:.1e} | {dv:.1e} |", e.name());
-        if !(dp <= tolerance && dv <= tolerance) {
+        if dp > tolerance || dv > tolerance {
             failed.push(e.name().to_string());
         }
     }
