@@ -85,8 +85,18 @@ pub fn examples(positions: &[WidePosition], planes: PlaneSet) -> anyhow::Result<
         .collect()
 }
 
+/// The larger of a largest difference so far and a new one, a NaN counting as infinite (so
+/// that it fails every tolerance; `f32::max` would drop it).
+pub fn worse(so_far: f32, d: f32) -> f32 {
+    if d.is_nan() {
+        f32::INFINITY
+    } else {
+        so_far.max(d)
+    }
+}
+
 /// The largest difference between two gradients, relative to the largest entry of `want`.
 pub fn relative_difference(got: &[f32], want: &[f32]) -> f32 {
     let scale = want.iter().fold(0.0f32, |m, x| m.max(x.abs())).max(1e-30);
-    got.iter().zip(want).fold(0.0f32, |m, (a, b)| m.max((a - b).abs())) / scale
+    got.iter().zip(want).fold(0.0f32, |m, (a, b)| worse(m, (a - b).abs())) / scale
 }

@@ -30,7 +30,7 @@ fn tensor<const D: usize>(data: &[f32], shape: [usize; D], device: &Device) -> T
 }
 
 fn to_vec<const D: usize>(t: Tensor<D>) -> anyhow::Result<Vec<f32>> {
-    t.into_data().to_vec::<f32>().map_err(|e| anyhow::anyhow!("burn: {e:?}"))
+    t.into_data().try_to_vec::<f32>().map_err(|e| anyhow::anyhow!("burn: {e:?}"))
 }
 
 impl Weights {

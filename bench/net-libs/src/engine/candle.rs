@@ -115,7 +115,7 @@ pub fn gradient(net: &Net, examples: &[Example], value_weight: f32) -> anyhow::R
     let weights = Weights::new(net, &device)?;
     let tensors = crate::grad::Tensors::of(examples)?;
     let (n, pixels) = (examples.len(), tensors.pixels());
-    let x = Tensor::from_slice(&tensors.planes, tensors.shape(), &device)?;
+    let x = Tensor::from_slice(&tensors.planes, &tensors.shape()[..], &device)?;
     let mask = Tensor::from_slice(&tensors.mask, (n, pixels), &device)?;
     let target = Tensor::from_slice(&tensors.policy, (n, pixels), &device)?;
     let z = Tensor::from_slice(&tensors.value, (n, 1), &device)?;

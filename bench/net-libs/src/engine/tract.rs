@@ -131,9 +131,9 @@ impl Engine for Tract {
         let shape = [b.len, b.channels(), b.height, b.width];
         let input = Tensor::from_shape(&shape, &b.input)?;
         let out = state.run(tvec![input.into_tvalue()])?;
-        let (logits, values) = (out[0].as_slice::<f32>()?, out[1].as_slice::<f32>()?);
         // Copied out so that the batch can be borrowed mutably.
-        let (logits, values) = (logits.to_vec(), values.to_vec());
+        let logits = out[0].try_as_plain_ram()?.as_slice::<f32>()?.to_vec();
+        let values = out[1].try_as_plain_ram()?.as_slice::<f32>()?.to_vec();
         self.batch.finish(&logits, &values)
     }
 }
