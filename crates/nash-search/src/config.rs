@@ -362,9 +362,8 @@ pub enum ResultTable {
     /// itself, which may have been proven elsewhere since it was made.
     Children,
     /// As `Children`, and every node the descent passes through is looked up too, so that a
-    /// subtree whose position was proven elsewhere is cut as soon as it is reached. On the
-    /// featureless 5x5 board it needs the fewest nodes (docs/solving.md, "Expected-work
-    /// search").
+    /// subtree whose position was proven elsewhere is cut as soon as it is reached
+    /// (docs/solving.md, "Proof-number and expected-work search").
     #[default]
     Reached,
 }
