@@ -8,10 +8,7 @@
 //! (s.5.9: `WR = (wins + W·score) / (visits + W·maxscore)` with the child's index in the
 //! H-score order as score; [`crate::EwsConfig`] sets W, 5 by default, and the playouts). Children are ordered by `EWloss / (1 − WR)`, the order that
 //! minimises `EWwin`, and the search descends into the first child. A new leaf's expected
-//! work grows with its empty cells (`leaf_work`): with a constant first estimate, the
-//! featureless 5x5 board found no proof in 3,000,000 descents (every expansion made its
-//! node costlier than its unexpanded siblings, so the search went breadth first); with it,
-//! 5x5 is solved in 5,002,107 expansions (docs/seeds.md). The tree, its expansion
+//! work starts at 1, or grows with its empty cells ([`crate::EwsConfig::growing_leaves`]). The tree, its expansion
 //! through knowledge and its carriers are the driver's in [`crate::bestfirst`].
 
 use nash_board::{BitSet, Cell, Color, Position};
@@ -143,9 +140,11 @@ impl<B: BitSet> Policy<B> for ExpectedWork {
         if proven {
             return;
         }
-        let k = p.empty_cells().len().saturating_sub(1);
-        let e = self.leaf_work[k.min(self.leaf_work.len() - 1)];
-        (w.ew_win, w.ew_loss) = (e, e);
+        if self.cfg.growing_leaves {
+            let k = p.empty_cells().len().saturating_sub(1);
+            let e = self.leaf_work[k.min(self.leaf_work.len() - 1)];
+            (w.ew_win, w.ew_loss) = (e, e);
+        }
         // Playouts from the child, counted for the child's player to move.
         let me = p.to_move();
         let mut won = 0u32;
