@@ -10,6 +10,10 @@
 //!   every one-move opening of 4x4 and 5x5.
 //! - `ews`: Chen 2025 s.5.11, negamax against EWS (and df-pn) on the 50 three-move 6x6
 //!   positions of testdata/hsearch-table-5.1.txt.
+//! - `featureless`, `variants`, `settings`: Chen 2025's featureless EWS on the empty boards,
+//!   the thesis's solver variants (`SolverConfig::chen_2025`) on Table 5.1 and the 6x6
+//!   openings, and the EWS settings (`experiment/chen.rs`); they write their rows into
+//!   docs/seeds.md.
 //! - `horrell`: Horrell et al. Table 1, the round robin of minimax, beam, MCTS, AMAF and
 //!   AMAF-bridge on 9x9 (the Monte Carlo players at `--playouts` a move), both colours of each
 //!   opening of `--openings` (the west edge `a2` to `a8` unless told), beside the paper's win
@@ -55,6 +59,12 @@ pub struct Args {
     /// file count).
     #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u32).range(1..=10_000))]
     games: u32,
+    /// Memory limit in MiB of each solve (`featureless`, `variants`, `settings`).
+    #[arg(long, default_value_t = 4096)]
+    mib: usize,
+    /// The largest empty board of `featureless` (4 to 6).
+    #[arg(long, default_value_t = 6)]
+    max_size: usize,
     /// Where the figures' JSON and SVG go (default docs/horrell).
     #[arg(long)]
     out: Option<PathBuf>,
@@ -89,6 +99,8 @@ macro_rules! say {
         $args.show(|| println!($($arg)*))
     };
 }
+
+mod chen;
 
 fn empty(n: usize) -> anyhow::Result<Position<Bitboard>> {
     Ok(Position::square(n)?)
@@ -334,6 +346,12 @@ enum Experiment {
     Negamax,
     /// Negamax against expected-work search (Chen 2025 s.5.11).
     Ews,
+    /// Chen 2025 s.4.5: featureless expected-work search on the empty 4x4, 5x5 and 6x6 boards.
+    Featureless,
+    /// Chen 2025 s.5.11-5.12: the thesis's solver variants on Table 5.1 and the 6x6 openings.
+    Variants,
+    /// Chen 2025 s.5.2, s.5.6, s.5.9: the win/loss table, the H-search table and the weight W.
+    Settings,
     /// Horrell et al. Table 1: the round robin of their five players on 9x9.
     Horrell,
     /// Horrell et al. Fig. 2: UCT against minimax-bridge by exploration constant (11x11).
@@ -450,6 +468,9 @@ pub fn run(mut args: Args) -> anyhow::Result<()> {
         Experiment::Table1 => table1(&args),
         Experiment::Negamax => negamax(&args),
         Experiment::Ews => ews(&args),
+        Experiment::Featureless => chen::featureless(&args),
+        Experiment::Variants => chen::variants(&args),
+        Experiment::Settings => chen::settings(&args),
         Experiment::Horrell => horrell(&args),
         Experiment::HorrellFig2 => horrell_figure(&args, figures::Figure::Fig2),
         Experiment::HorrellFig3 => horrell_figure(&args, figures::Figure::Fig3),

@@ -7,7 +7,8 @@
 //! playouts run when a node is expanded, blended with the move order of the knowledge pipeline
 //! (s.5.9: `WR = (wins + W·score) / (visits + W·maxscore)` with the child's index in the
 //! H-score order as score; [`crate::EwsConfig`] sets W, 5 by default, and the playouts). Children are ordered by `EWloss / (1 − WR)`, the order that
-//! minimises `EWwin`, and the search descends into the first child. The tree, its expansion
+//! minimises `EWwin`, and the search descends into the first child. A new leaf's expected
+//! work starts at 1, or grows with its empty cells ([`crate::EwsConfig::growing_leaves`]). The tree, its expansion
 //! through knowledge and its carriers are the driver's in [`crate::bestfirst`].
 
 use nash_board::{BitSet, Cell, Color, Position};
@@ -90,6 +91,8 @@ struct ExpectedWork {
     cfg: EwsConfig,
     /// The weight W of [`EwsConfig::weight`].
     weight: f32,
+    /// The first expected work of a leaf with `k` empty cells.
+    leaf_work: Vec<f32>,
     rng: Rng,
     cells: Vec<Cell>,
     /// Playout wins and visits of the leaf being expanded, then of each node above it on the
@@ -136,6 +139,11 @@ impl<B: BitSet> Policy<B> for ExpectedWork {
     fn child(&mut self, p: &Position<B>, m: Cell, proven: bool, w: &mut Work) {
         if proven {
             return;
+        }
+        if self.cfg.growing_leaves {
+            let k = p.empty_cells().len().saturating_sub(1);
+            let e = self.leaf_work[k.min(self.leaf_work.len() - 1)];
+            (w.ew_win, w.ew_loss) = (e, e);
         }
         // Playouts from the child, counted for the child's player to move.
         let me = p.to_move();
@@ -204,15 +212,42 @@ impl<B: BitSet> Policy<B> for ExpectedWork {
     }
 }
 
+/// Expected work of a leaf by its empty cells `k`, the same for a win and a loss, such that
+/// expanding a leaf does not by itself make its estimate grow: a loss needs every child won,
+/// `EWloss(k) = k · EWwin(k - 1)`, and a win takes about two tries, `EWwin(k) = 2 EWloss(k - 1)`,
+/// so `EW(k) = 2k · EW(k - 2)`. With a constant first estimate the estimate of every expanded
+/// node jumps by its number of children, and the search goes breadth first.
+fn leaf_work(cells: usize) -> Vec<f32> {
+    let mut ew = vec![1.0f32; cells + 1];
+    for k in 2..=cells {
+        ew[k] = (2.0 * k as f32 * ew[k - 2]).min(1e30);
+    }
+    ew
+}
+
 /// Solves `pos` (nobody has won yet) by expected-work search.
 pub(crate) fn solve<B: BitSet>(pos: &Position<B>, ctx: &Ctx<'_, B>) -> SolveResult<B> {
     let cfg = ctx.cfg.ews;
     let mut policy = ExpectedWork {
         cfg,
         weight: cfg.weight as f32,
+        leaf_work: leaf_work(pos.geometry().cells().len()),
         rng: Rng(0x2545_f491_4f6c_dd1d),
         cells: Vec::with_capacity(pos.geometry().cells().len()),
         playouts: (0.0, 0.0),
     };
     bestfirst::solve(pos, ctx, &mut policy)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A leaf's first estimate follows `EW(k) = 2k · EW(k - 2)` from `EW(0) = EW(1) = 1`.
+    #[test]
+    fn leaf_work_grows_as_a_proof_tree() {
+        let ew = leaf_work(36);
+        assert_eq!(&ew[..6], &[1.0, 1.0, 4.0, 6.0, 32.0, 60.0]);
+        assert!(ew[36].is_finite() && ew[36] > 1e20);
+    }
 }

@@ -242,9 +242,9 @@ fn best_first_result_tables_agree_up_to_4x4() {
 /// off.
 #[test]
 fn ews_settings_agree_up_to_4x4() {
-    for (weight, playouts) in [(0.0, 2), (10.0, 1), (5.0, 8)] {
+    for (weight, playouts, growing_leaves) in [(0.0, 2, true), (10.0, 1, false), (5.0, 8, true)] {
         let cfg = SolverConfig {
-            ews: EwsConfig { weight, playouts },
+            ews: EwsConfig { weight, playouts, growing_leaves },
             tt_mib: 64,
             ..config(SolverKind::Ews, Knowledge::none())
         };
