@@ -175,7 +175,7 @@ fn a_lost_second_move_is_answered_by_swapping() {
         ("boardsize 3", "= "),
         ("play b b2", "= "),
         // Swap is off until the controller allows it, as in MoHex.
-        ("genmove w", "= b3"),
+        ("genmove w", "= a1"),
         ("undo", "= "),
         ("param_game allow_swap 1", "= "),
         ("genmove w", "= swap-pieces"),
@@ -188,7 +188,7 @@ fn a_lost_second_move_is_answered_by_swapping() {
         ("undo", "= "),
         ("param_game allow_swap 0", "= "),
         // Every move loses; the player's choice among them (deterministic given its seed).
-        ("genmove w", "= b3"),
+        ("genmove w", "= a1"),
     ]);
 }
 
