@@ -297,9 +297,9 @@ fn widening_holds_back_the_lower_ranked_moves() {
     // playouts pass 70 (50 times 1.4); without it, 60 playouts spread over many moves.
     let pos = position(9, "e5");
     let budget = MoveBudget { playouts: Some(60), ..MoveBudget::default() };
-    let narrow = build("best:widen=1,solve=0").unwrap().choose(&pos, &budget);
+    let narrow = build("best:widen=1,solve=0,net=off").unwrap().choose(&pos, &budget);
     assert_eq!(narrow.moves.len(), 1, "{:?}", narrow.moves);
-    let wide = build("best:widen=0,solve=0").unwrap().choose(&pos, &budget);
+    let wide = build("best:widen=0,solve=0,net=off").unwrap().choose(&pos, &budget);
     assert!(wide.moves.len() > 5, "{:?}", wide.moves);
 }
 
