@@ -88,8 +88,8 @@ pub fn players() -> &'static [PlayerInfo] {
         info(
             "best",
             "the strongest Monte Carlo search: RAVE, fill-in, inferior cells, mustplay, virtual \
-             connections, solved nodes, priors, the circuit's evaluation, widening, reply \
-             playouts, subtree reuse",
+             connections, solved nodes, the policy and value net's priors and evaluation, \
+             widening, reply playouts, subtree reuse",
             MCTS,
         ),
         info("alphabeta", "alpha-beta with iterative deepening over any evaluation", AB),
