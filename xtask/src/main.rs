@@ -110,6 +110,12 @@ fn append_json_line(path: &std::path::Path, record: &impl serde::Serialize) -> a
         .with_context(|| format!("cannot write {}", path.display()))
 }
 
+/// The one-minute load average, for a measurement's record (`None` where the system has none).
+fn load_average() -> Option<String> {
+    let text = std::fs::read_to_string("/proc/loadavg").ok()?;
+    text.split_whitespace().next().map(str::to_owned)
+}
+
 /// A number of seconds on the command line: positive, finite and at most 10^9 (so that a
 /// deadline can be computed from it).
 fn parse_seconds(s: &str) -> Result<std::time::Duration, String> {

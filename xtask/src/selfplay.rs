@@ -480,10 +480,7 @@ fn progress(state: &State, games: u64, first: u64, elapsed: Duration) -> String 
     let per_min = played as f64 / elapsed.as_secs_f64().max(1e-9) * 60.0;
     let left = games.saturating_sub(state.games);
     let eta = if per_min > 0.0 { left as f64 / per_min * 60.0 } else { 0.0 };
-    let load = std::fs::read_to_string("/proc/loadavg")
-        .ok()
-        .and_then(|l| l.split_whitespace().next().map(str::to_owned))
-        .map_or(String::new(), |l| format!(", load {l}"));
+    let load = crate::load_average().map_or(String::new(), |l| format!(", load {l}"));
     format!(
         "{}/{games} games, {} positions, {per_min:.2} games/min, ETA {}{load}",
         state.games,

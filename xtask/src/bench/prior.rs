@@ -165,7 +165,6 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let read = SampleFile::read(&args.data)?;
     let held = read.samples.into_iter().filter(|s| crate::train::held_out(s.game, args.holdout));
     let table = measure(held, std::sync::Arc::new(net), args.positions)?;
-    let load = std::fs::read_to_string("/proc/loadavg").unwrap_or_default();
     println!(
         "{}: {} held-out positions ({}% of the games) where the knowledge leaves moves open, {} \
          decided by it; net {}",
@@ -191,7 +190,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         println!("| {name} | {over} | {:.3} ± {e1:.3} | {p3:.3} ± {e3:.3} | {uniform:.3} |", p1);
     }
     println!();
-    println!("load average {}", load.split_whitespace().take(3).collect::<Vec<_>>().join(" "));
+    println!("load average {}", crate::load_average().unwrap_or_else(|| "?".into()));
     Ok(())
 }
 

@@ -48,10 +48,7 @@ fn grouped(n: u64) -> String {
 
 /// The load average now, for the figures' record.
 fn load() -> String {
-    std::fs::read_to_string("/proc/loadavg")
-        .ok()
-        .and_then(|s| s.split_whitespace().next().map(str::to_owned))
-        .unwrap_or_else(|| "?".into())
+    crate::load_average().unwrap_or_else(|| "?".into())
 }
 
 /// Prints the rows and writes them into docs/seeds.md between the experiment's markers.
